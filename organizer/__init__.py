@@ -1,0 +1,1 @@
+"""The organizer web app (see create_app)."""
