@@ -1,0 +1,177 @@
+"""The actions of every game mode as small frozen values with a text form.
+
+Each action's ``str()`` is its text form (``"play Oak 3 at 0,1"``) and :func:`parse_action`
+reads it back, so a game's log is a list of short strings and a web form can post one line.
+Bad text raises :class:`~engine.errors.ActionParseError` naming the text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Union
+
+from .arboretum import Cell
+from .cards import Card
+from .errors import ActionParseError, CardError
+
+#: Draw source: the top of the draw pile.
+DECK = "deck"
+#: Draw source in the solo game: the top of the one shared discard pile.
+SHARED_DISCARD = "discard"
+
+
+def _check_cell(cell: object, action: str) -> Cell:
+    if (
+        type(cell) in (tuple, list)
+        and len(cell) == 2  # type: ignore[arg-type]
+        and all(type(c) is int for c in cell)  # type: ignore[union-attr]
+    ):
+        return (cell[0], cell[1])  # type: ignore[index]
+    raise ActionParseError(f"{action}: cell {cell!r} must be two whole numbers (x, y)")
+
+
+def _check_card(card: object, action: str) -> None:
+    if not isinstance(card, Card):
+        raise ActionParseError(f"{action}: {card!r} is not a card (expected a Card like Card('Oak', 3))")
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw one card: ``source`` is :data:`DECK`, the seat whose discard pile is drawn from, or
+    :data:`SHARED_DISCARD` for the solo game's single discard pile."""
+
+    source: int | str
+
+    def __post_init__(self) -> None:
+        source = self.source
+        if source == DECK or source == SHARED_DISCARD:
+            return
+        if type(source) is not int or source < 0:
+            raise ActionParseError(
+                f"draw from {source!r}: the source is 'deck', 'discard' or a seat number (0, 1, ...)"
+            )
+
+    def __str__(self) -> str:
+        if self.source == DECK:
+            return "draw deck"
+        if self.source == SHARED_DISCARD:
+            return "draw discard"
+        return f"draw discard {self.source}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Plant ``card`` from one's hand at ``cell`` of one's own arboretum."""
+
+    card: Card
+    cell: Cell
+
+    def __post_init__(self) -> None:
+        _check_card(self.card, "play")
+        if type(self.cell) is not tuple:
+            object.__setattr__(self, "cell", _check_cell(self.cell, f"play {self.card}"))
+        else:
+            _check_cell(self.cell, f"play {self.card}")
+
+    def __str__(self) -> str:
+        return f"play {self.card} at {self.cell[0]},{self.cell[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put ``card`` from one's hand onto one's own discard pile (standard game)."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        _check_card(self.card, "discard")
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """Solo: put ``card`` from the player's hand face up into Q's arboretum at ``cell``."""
+
+    card: Card
+    cell: Cell
+
+    def __post_init__(self) -> None:
+        _check_card(self.card, "give")
+        if type(self.cell) is not tuple:
+            object.__setattr__(self, "cell", _check_cell(self.cell, f"give {self.card}"))
+        else:
+            _check_cell(self.cell, f"give {self.card}")
+
+    def __str__(self) -> str:
+        return f"give {self.card} at {self.cell[0]},{self.cell[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """Draft: choose ``card`` of the hand in front of you and plant it at ``cell`` of your own
+    arboretum, or discard it (``cell`` is None)."""
+
+    card: Card
+    cell: Cell | None = None
+
+    def __post_init__(self) -> None:
+        _check_card(self.card, "pick")
+        if self.cell is not None:
+            if type(self.cell) is not tuple:
+                object.__setattr__(self, "cell", _check_cell(self.cell, f"pick {self.card}"))
+            else:
+                _check_cell(self.cell, f"pick {self.card}")
+
+    @property
+    def discards(self) -> bool:
+        return self.cell is None
+
+    def __str__(self) -> str:
+        if self.cell is None:
+            return f"pick {self.card} discard"
+        return f"pick {self.card} at {self.cell[0]},{self.cell[1]}"
+
+
+Action = Union[Draw, Play, Discard, Give, Pick]
+ACTION_TYPES: tuple[type, ...] = (Draw, Play, Discard, Give, Pick)
+
+_CELL = r"(?P<x>-?\d+) ?, ?(?P<y>-?\d+)"
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("draw", re.compile(r"^draw (?:(?P<deck>deck)|discard(?: (?P<seat>\d+))?)$", re.IGNORECASE)),
+    ("play", re.compile(rf"^play (?P<card>.+?) at {_CELL}$", re.IGNORECASE)),
+    ("give", re.compile(rf"^give (?P<card>.+?) at {_CELL}$", re.IGNORECASE)),
+    ("pick", re.compile(rf"^pick (?P<card>.+?) (?:at {_CELL}|(?P<discard>discard))$", re.IGNORECASE)),
+    ("discard", re.compile(r"^discard (?P<card>.+)$", re.IGNORECASE)),
+)
+
+_EXAMPLES = "'draw deck', 'draw discard 2', 'play Oak 3 at 0,1', 'discard Oak 3', 'give Oak 3 at 2,0', 'pick Oak 3 at 0,1', 'pick Oak 3 discard'"
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form; raises :class:`ActionParseError` naming the text."""
+    if not isinstance(text, str):
+        raise ActionParseError(f"action {text!r}: expected text such as {_EXAMPLES}")
+    line = " ".join(text.split())
+    for kind, pattern in _PATTERNS:
+        match = pattern.match(line)
+        if match is None:
+            continue
+        if kind == "draw":
+            if match["deck"]:
+                return Draw(DECK)
+            return Draw(int(match["seat"])) if match["seat"] is not None else Draw(SHARED_DISCARD)
+        try:
+            card = Card.parse(match["card"])
+        except CardError as exc:
+            raise ActionParseError(f"action {text!r}: {exc}") from None
+        cell = (int(match["x"]), int(match["y"])) if match["x"] is not None else None
+        if kind == "play":
+            return Play(card, cell)  # type: ignore[arg-type]
+        if kind == "give":
+            return Give(card, cell)  # type: ignore[arg-type]
+        if kind == "pick":
+            return Pick(card, cell)
+        return Discard(card)
+    raise ActionParseError(f"action {text!r}: not an action; expected text such as {_EXAMPLES}")
