@@ -1,0 +1,177 @@
+"""Shared drawing: paper, colours, species look-ups, QR codes, fitted text and page furniture."""
+
+from __future__ import annotations
+
+import io
+from fractions import Fraction
+from typing import Iterable
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from engine.cards import Edition, SPECIES_COLOURS, edition_species
+from engine.errors import CardError
+
+from .data import Number
+from .errors import PrintingError
+from .fonts import BOLD, REGULAR, register_fonts, safe_text
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+
+INK = colors.HexColor("#1d1d1b")
+MUTED = colors.HexColor("#6b6b6b")
+RULE = colors.HexColor("#b9b9b9")
+SHADE = colors.HexColor("#f0efea")
+MARGIN = 15 * mm
+
+PRODUCER = "Arboretum Organizer"
+
+
+def paper_size(paper: object) -> tuple[float, float]:
+    key = str(paper).strip().lower() if isinstance(paper, str) else paper
+    if not isinstance(key, str) or key not in PAPERS:
+        raise PrintingError(f"unknown paper {paper!r}: expected a4 or letter")
+    return PAPERS[key]
+
+
+def parse_edition(edition: object) -> Edition:
+    try:
+        return Edition.parse(edition)  # type: ignore[arg-type]
+    except CardError:
+        raise PrintingError(f"unknown edition {edition!r}: expected 2018 or 2010") from None
+
+
+def check_species(edition: Edition, species: Iterable[str], where: str) -> tuple[str, ...]:
+    """The species given, checked against the edition and put in scorepad order."""
+    names = list(species)
+    known = edition_species(edition)
+    for name in names:
+        if name not in known:
+            raise PrintingError(f"{where}: species {name!r} is not in the {edition.value} edition")
+    if len(set(names)) != len(names):
+        raise PrintingError(f"{where}: a species is named twice in {names}")
+    if not names:
+        raise PrintingError(f"{where}: no species in play")
+    return tuple(n for n in known if n in names)
+
+
+def species_hex(edition: Edition, species: str) -> str:
+    for name, _, hex_value in SPECIES_COLOURS[edition]:
+        if name == species:
+            return hex_value
+    raise PrintingError(f"species {species!r} is not in the {edition.value} edition")
+
+
+def luminance(hex_value: str) -> float:
+    """Relative luminance (WCAG) of a colour, to pick legible text on it."""
+    color = colors.HexColor(hex_value)
+
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(color.red) + 0.7152 * channel(color.green) + 0.0722 * channel(color.blue)
+
+
+def text_on(hex_value: str) -> colors.Color:
+    """Dark text on light colours, white on dark ones (whichever contrasts more)."""
+    lum = luminance(hex_value)
+    return colors.white if (1.05 / (lum + 0.05)) > ((lum + 0.05) / 0.05) else INK
+
+
+def needs_border(hex_value: str) -> bool:
+    """A colour so light it would vanish on white paper (the 2010 white Crabapple)."""
+    return luminance(hex_value) > 0.75
+
+
+def format_number(value: Number) -> str:
+    """Tournament points as people read them: 2, 1.5, 2.33 (never 2.3333333)."""
+    if isinstance(value, bool):
+        raise PrintingError(f"expected a number, got {value!r}")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return str(value.numerator)
+    as_float = float(value)
+    if as_float == int(as_float):
+        return str(int(as_float))
+    return f"{as_float:.2f}".rstrip("0").rstrip(".")
+
+
+def fit_text(text: str, font: str, size: float, width: float, min_size: float = 6.0) -> tuple[str, float]:
+    """Shrink the font down to ``min_size`` to fit ``width``; then cut with an ellipsis."""
+    text = safe_text(text)
+    while size > min_size and stringWidth(text, font, size) > width:
+        size -= 0.5
+    if stringWidth(text, font, size) <= width:
+        return text, size
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…", size
+
+
+def draw_fitted(
+    canvas: Canvas, x: float, y: float, text: str, width: float, size: float = 10, bold: bool = False,
+    align: str = "left", min_size: float = 6.0,
+) -> None:
+    font = BOLD if bold else REGULAR
+    shown, used = fit_text(text, font, size, width, min_size)
+    canvas.setFont(font, used)
+    if align == "center":
+        canvas.drawCentredString(x + width / 2, y, shown)
+    elif align == "right":
+        canvas.drawRightString(x + width, y, shown)
+    else:
+        canvas.drawString(x, y, shown)
+
+
+def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
+    """A QR code of ``url`` filling the square at (x, y) of side ``size``, quiet zone included."""
+    widget = QrCodeWidget(url, barLevel="M", barBorder=4)
+    x0, y0, x1, y1 = widget.getBounds()
+    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
+    drawing.add(widget)
+    renderPDF.draw(drawing, canvas, x, y)
+
+
+def check_url(url: object, where: str) -> str:
+    if not isinstance(url, str) or not url.strip():
+        raise PrintingError(f"{where}: no link given for the QR code")
+    if len(url) > 1000:
+        raise PrintingError(f"{where}: the link is {len(url)} characters long, too long for a printed QR code")
+    return url.strip()
+
+
+def new_canvas(paper: str, title: str) -> tuple[Canvas, io.BytesIO, float, float]:
+    register_fonts()
+    width, height = paper_size(paper)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(width, height), pageCompression=1)
+    canvas.setTitle(safe_text(title))
+    canvas.setAuthor(PRODUCER)
+    canvas.setCreator(PRODUCER)
+    return canvas, buffer, width, height
+
+
+def page_footer(canvas: Canvas, width: float, left: str, page_label: str) -> None:
+    canvas.saveState()
+    canvas.setFillColor(MUTED)
+    draw_fitted(canvas, MARGIN, 9 * mm, left, width - 2 * MARGIN - 40 * mm, size=7.5)
+    canvas.setFont(REGULAR, 7.5)
+    canvas.drawRightString(width - MARGIN, 9 * mm, safe_text(page_label))
+    canvas.restoreState()
+
+
+def swatch(canvas: Canvas, x: float, y: float, size: float, hex_value: str) -> None:
+    canvas.saveState()
+    canvas.setFillColor(colors.HexColor(hex_value))
+    canvas.setStrokeColor(INK if needs_border(hex_value) else colors.HexColor(hex_value))
+    canvas.setLineWidth(0.6)
+    canvas.roundRect(x, y, size, size, size * 0.18, stroke=1, fill=1)
+    canvas.restoreState()

@@ -1,0 +1,208 @@
+"""The scorepad page: blank (any club can print it) or pre-filled for one table of a round."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfgen.canvas import Canvas
+
+from engine.cards import Edition, edition_species
+
+from .data import SeatInfo
+from .errors import PrintingError
+from .fonts import BOLD, REGULAR, safe_text
+from .layout import (
+    INK, MARGIN, MUTED, PAPER_NAMES, RULE, SHADE, draw_fitted, fit_text, draw_qr, new_canvas, page_footer,
+    paper_size, parse_edition, species_hex, swatch,
+)
+
+PLAYER_COUNTS = (2, 3, 4)
+STANDARD_SPECIES_COUNT = {2: 6, 3: 8, 4: 10}
+
+
+@dataclass(frozen=True)
+class ScorepadHeader:
+    """What is printed above the grid of a pre-filled scorepad."""
+
+    event: str
+    round_number: int
+    table: int
+    result_url: str
+    left_out: tuple[str, ...]
+    subtitle: str | None = None
+
+
+def tie_break_text(edition: Edition, game_format: str) -> str:
+    if edition is Edition.E2010 and game_format == "standard":
+        return "Ties for the highest total are shared (2010 rules)."
+    return ("A tie for the highest total goes to the tied player with the most species in their "
+            "arboretum; a tie that remains is shared.")
+
+
+def rules_reminder(game_format: str) -> str:
+    if game_format == "draft":
+        return (
+            "Right to score: the highest sum of that species in one's arboretum (ties all score). "
+            "With the right, the best path scores 1 per card; +1 per card if 4+ cards all of the species; "
+            "+1 if it starts with a 1; 2 FEWER if it ends with an 8. Without the right, any path of the "
+            "species scores a flat 2. Planting every pick: +3."
+        )
+    return (
+        "Right to score: the highest sum of that species in hand (an 8 counts 0 if another player holds "
+        "the 1; ties all score). Path: 2+ adjacent cards of rising value, first and last of the species. "
+        "Points: 1 per card; +1 per card if 4+ cards all of the species; +1 if it starts with a 1; "
+        "+2 if it ends with an 8. Only the best path of each species scores."
+    )
+
+
+def draw_scorepad_page(
+    canvas: Canvas,
+    paper: str,
+    edition: Edition,
+    species: tuple[str, ...],
+    seats: list[SeatInfo] | int,
+    game_format: str = "standard",
+    header: ScorepadHeader | None = None,
+) -> None:
+    """One scorepad on the current page. ``seats`` is a seat list, or a player count when blank."""
+    width, height = paper_size(paper)
+    columns = seats if isinstance(seats, list) else [None] * seats
+    top = height - MARGIN
+
+    # -- title band ------------------------------------------------------------------------
+    qr_size = 34 * mm if header else 0
+    title_width = width - 2 * MARGIN - (qr_size + 4 * mm if header else 0)
+    canvas.setFillColor(INK)
+    canvas.setFont(BOLD, 20)
+    canvas.drawString(MARGIN, top - 18, "Arboretum scorepad")
+    canvas.setFont(REGULAR, 10)
+    canvas.setFillColor(MUTED)
+    kind = "draft (Wonders of the Arboretum)" if game_format == "draft" else "standard game"
+    canvas.drawString(MARGIN, top - 33, f"{edition.value} edition · {kind}")
+    if header:
+        canvas.setFillColor(INK)
+        draw_fitted(canvas, MARGIN, top - 54, header.event, title_width, size=14, bold=True)
+        canvas.setFont(BOLD, 22)
+        canvas.drawString(MARGIN, top - 80, f"Round {header.round_number}")
+        canvas.drawString(MARGIN + 62 * mm, top - 80, f"Table {header.table}")
+        canvas.setFillColor(MUTED)
+        if header.subtitle:
+            draw_fitted(canvas, MARGIN, top - 95, header.subtitle, title_width, size=9)
+        qr_x = width - MARGIN - qr_size
+        draw_qr(canvas, header.result_url, qr_x, top - qr_size, qr_size)
+        canvas.setFillColor(MUTED)
+        canvas.setFont(REGULAR, 7)
+        canvas.drawCentredString(qr_x + qr_size / 2, top - qr_size - 8, "Scan to enter this table's result")
+        grid_top = top - qr_size - 18
+    else:
+        grid_top = top - 48
+
+    # -- the grid ----------------------------------------------------------------------------
+    rows: list[tuple[str, str | None, bool]] = [(name, species_hex(edition, name), False) for name in species]
+    if game_format == "draft":
+        rows.append(("Planted every pick (+3)", None, False))
+    rows.append(("Total", None, True))
+    if not (edition is Edition.E2010 and game_format == "standard"):
+        rows.append(("Species in arboretum (tie-break)", None, False))
+    rows.append(("Place", None, False))
+
+    footer_lines = simpleSplit(rules_reminder(game_format), REGULAR, 7.5, width - 2 * MARGIN)
+    notes_height = 14 + 10.5 * len(footer_lines) + (12 if header is None or header.left_out else 0) + 14
+    grid_bottom = MARGIN + 8 * mm + notes_height
+    name_height = 20 * mm if header else 16 * mm
+    row_height = min(15 * mm, (grid_top - grid_bottom - name_height) / len(rows))
+    label_width = 62 * mm
+    left = MARGIN
+    col_width = (width - 2 * MARGIN - label_width) / len(columns)
+
+    y = grid_top - name_height
+    # One size for every name on the pad, so no player looks more important than another.
+    name_size = min((fit_text(s.player, BOLD, 13, col_width - 8, 7)[1] for s in columns if s), default=13.0)
+    canvas.setStrokeColor(INK)
+    canvas.setLineWidth(0.8)
+    for index, seat in enumerate(columns):
+        x = left + label_width + index * col_width
+        canvas.setFillColor(SHADE)
+        canvas.rect(x, y, col_width, name_height, stroke=1, fill=1)
+        canvas.setFillColor(MUTED)
+        canvas.setFont(REGULAR, 7.5)
+        seat_label = f"Seat {seat.seat}" if seat else f"Player {index + 1}"
+        canvas.drawString(x + 4, y + name_height - 10, seat_label)
+        if seat:
+            canvas.setFillColor(INK)
+            draw_fitted(canvas, x + 4, y + name_height / 2 - 6, seat.player, col_width - 8, size=name_size,
+                        bold=True, min_size=7)
+            badges = [text for text, on in (("START", seat.is_start), ("DEALER", seat.is_dealer)) if on]
+            bx = x + col_width - 4
+            for text in reversed(badges):
+                bw = canvas.stringWidth(text, BOLD, 6.5) + 6
+                bx -= bw
+                canvas.setFillColor(INK)
+                canvas.roundRect(bx, y + name_height - 12.5, bw, 9.5, 2, stroke=0, fill=1)
+                canvas.setFillColor(colors.white)
+                canvas.setFont(BOLD, 6.5)
+                canvas.drawString(bx + 3, y + name_height - 9.5, text)
+                bx -= 2
+        else:
+            canvas.setStrokeColor(RULE)
+            canvas.line(x + 4, y + 8, x + col_width - 4, y + 8)
+            canvas.setStrokeColor(INK)
+    canvas.setFillColor(MUTED)
+    canvas.setFont(REGULAR, 8)
+    canvas.drawString(left, y + 6, "Species" if header else "Species (cross out those not in play)")
+
+    for label, hex_value, is_total in rows:
+        y -= row_height
+        canvas.setFillColor(SHADE if is_total else colors.white)
+        canvas.setStrokeColor(INK)
+        canvas.setLineWidth(1.4 if is_total else 0.8)
+        canvas.rect(left, y, label_width, row_height, stroke=1, fill=1)
+        for index in range(len(columns)):
+            canvas.rect(left + label_width + index * col_width, y, col_width, row_height, stroke=1, fill=1)
+        text_x = left + 4
+        if hex_value:
+            swatch_size = min(row_height - 6, 9 * mm)
+            swatch(canvas, left + 4, y + (row_height - swatch_size) / 2, swatch_size, hex_value)
+            text_x += swatch_size + 6
+        canvas.setFillColor(INK)
+        draw_fitted(canvas, text_x, y + row_height / 2 - 4, label, left + label_width - text_x - 4,
+                    size=12 if is_total or hex_value else 9.5, bold=is_total or bool(hex_value))
+
+    # -- notes under the grid -----------------------------------------------------------------
+    y -= 14
+    canvas.setFillColor(INK)
+    canvas.setFont(REGULAR, 8.5)
+    if header is None:
+        counts = ", ".join(f"{p} players {n}" for p, n in STANDARD_SPECIES_COUNT.items())
+        canvas.drawString(left, y, safe_text(f"Species in play in the standard game: {counts}."))
+        y -= 12
+    elif header.left_out:
+        draw_fitted(canvas, left, y, "Set aside before dealing: " + ", ".join(header.left_out),
+                    width - 2 * MARGIN, size=8.5, bold=True)
+        y -= 12
+    canvas.drawString(left, y, safe_text(tie_break_text(edition, game_format)))
+    y -= 13
+    canvas.setFillColor(MUTED)
+    canvas.setFont(REGULAR, 7.5)
+    for line in footer_lines:
+        canvas.drawString(left, y, line)
+        y -= 10.5
+
+
+def blank_scorepad(players: int, edition: str, paper: str) -> bytes:
+    """A blank scorepad for 2, 3 or 4 players of the standard game, every species listed."""
+    if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYER_COUNTS:
+        raise PrintingError(f"a scorepad is for 2, 3 or 4 players, not {players!r}")
+    parsed = parse_edition(edition)
+    paper_size(paper)
+    paper_key = paper.strip().lower()
+    canvas, buffer, width, _ = new_canvas(paper_key, f"Arboretum scorepad, {players} players")
+    draw_scorepad_page(canvas, paper_key, parsed, edition_species(parsed), players)
+    page_footer(canvas, width, f"Arboretum scorepad · {players} players · {parsed.value} edition · "
+                f"{PAPER_NAMES[paper_key]}", "")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
