@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .arboretum import Arboretum, Cell, neighbours
+from .arboretum import Arboretum, Cell
 from .cards import Card
 
 #: The bonus for a path ending on an 8: +2 in the standard and solo games, -2 in the draft.
@@ -80,101 +80,105 @@ def is_path(arboretum: Arboretum, species: str, cells: tuple[Cell, ...]) -> bool
 class PathFinder:
     """Best paths of every species in one arboretum.
 
-    The cell order and adjacency are worked out once and shared by every species searched."""
+    The cell order and adjacency are worked out once and shared by every species searched; the
+    search itself runs on plain lists indexed by position in rising value order."""
 
-    __slots__ = ("_arboretum", "_order", "_preds")
+    __slots__ = ("_cells", "_cards", "_species", "_ones", "_eights", "_preds", "_spans")
 
     def __init__(self, arboretum: Arboretum) -> None:
-        self._arboretum = arboretum
-        self._order: list[tuple[Cell, Card]] = sorted(arboretum.items(), key=lambda item: (item[1].value, item[0]))
-        preds: dict[Cell, list[Cell]] = {}
-        for cell, card in self._order:
-            preds[cell] = [
-                n for n in neighbours(cell) if (other := arboretum.get(n)) is not None and other.value < card.value
-            ]
-        self._preds = preds
+        items = sorted(arboretum.items(), key=lambda item: (item[1].value, item[0]))
+        index = {cell: i for i, (cell, _) in enumerate(items)}
+        self._cells = [cell for cell, _ in items]
+        self._cards = [card for _, card in items]
+        self._species = [card.species for card in self._cards]
+        self._ones = [card.value == 1 for card in self._cards]
+        self._eights = [card.value == 8 for card in self._cards]
+        values = [card.value for card in self._cards]
+        self._preds = []
+        for (x, y), card in items:
+            preds = []
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                j = index.get(n)
+                if j is not None and values[j] < card.value:
+                    preds.append(j)
+            self._preds.append(preds)
+        # (first, last, count) positions of each species: a path of it lies between them
+        self._spans: dict[str, tuple[int, int, int]] = {}
+        for i, name in enumerate(self._species):
+            first, _, count = self._spans.get(name, (i, i, 0))
+            self._spans[name] = (first, i, count + 1)
 
     def best_path(self, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> Path | None:
         """The highest-scoring path of ``species``, or None when there is none.
 
         Among equally scoring paths the longer one wins, then the one found first in rising
         value order (so the answer is the same every time)."""
-        arboretum = self._arboretum
-        preds = self._preds
-        # mixed[c]: best (cards + 1-bonus) over walks from a card of `species` ending at c.
-        # pure[c]: best (2 * cards + 1-bonus) over walks using only `species`, ending at c.
-        mixed: dict[Cell, int] = {}
-        mixed_from: dict[Cell, Cell | None] = {}
-        pure: dict[Cell, int] = {}
-        pure_from: dict[Cell, Cell | None] = {}
-        best_key: tuple[int, int] | None = None
-        best_end: tuple[Cell, Cell, bool] | None = None  # (end, previous cell, pure?)
-
-        for cell, card in self._order:
-            own = card.species == species
-            one = 1 if card.value == 1 else 0
-            end_bonus = eight_bonus if card.value == 8 else 0
-            best_pred: Cell | None = None
-            best_pred_value = -1
-            best_pure_pred: Cell | None = None
-            best_pure_value = -1
-            for p in preds[cell]:
-                m = mixed.get(p, -1)
-                if m > best_pred_value:
-                    best_pred_value, best_pred = m, p
-                if own:
-                    q = pure.get(p, -1)
-                    if q > best_pure_value:
-                        best_pure_value, best_pure_pred = q, p
-            if own:
-                if best_pred is not None:
-                    points = best_pred_value + 1 + end_bonus
-                    key = (points, _walk_length(mixed_from, best_pred) + 1)
-                    if best_key is None or key > best_key:
-                        best_key, best_end = key, (cell, best_pred, False)
-                if best_pure_pred is not None:
-                    length = (best_pure_value + 2) // 2
-                    if length >= 4:
-                        key = (best_pure_value + 2 + end_bonus, length)
-                        if best_key is None or key > best_key:
-                            best_key, best_end = key, (cell, best_pure_pred, True)
-                # as a start, or continuing the best walk that reaches here
-                if best_pred_value + 1 > 1 + one:
-                    mixed[cell], mixed_from[cell] = best_pred_value + 1, best_pred
-                else:
-                    mixed[cell], mixed_from[cell] = 1 + one, None
-                if best_pure_value + 2 > 2 + one:
-                    pure[cell], pure_from[cell] = best_pure_value + 2, best_pure_pred
-                else:
-                    pure[cell], pure_from[cell] = 2 + one, None
-            elif best_pred is not None:
-                mixed[cell], mixed_from[cell] = best_pred_value + 1, best_pred
-
-        if best_end is None:
+        first, last, count = self._spans.get(species, (0, 0, 0))
+        if count < 2:
             return None
-        end, previous, is_pure = best_end
-        back = pure_from if is_pure else mixed_from
-        walk = [end]
-        step: Cell | None = previous
-        while step is not None:
+        n = len(self._cells)
+        names, ones, eights, all_preds = self._species, self._ones, self._eights, self._preds
+        # mixed[i]: best (cards + 1-bonus) over walks from a card of `species` ending at i, -1 if none;
+        # pure[i]: best (2 * cards + 1-bonus) over walks of `species` cards only ending at i.
+        mixed = [-1] * n
+        mixed_len = [0] * n
+        mixed_from = [-1] * n
+        pure = [-1] * n
+        pure_from = [-1] * n
+        best_points = -(10**9)
+        best_len = 0
+        best_end = best_prev = -1
+        best_is_pure = False
+        for i in range(first, last + 1):
+            preds = all_preds[i]
+            top = -1
+            top_at = -1
+            for p in preds:
+                if mixed[p] > top:
+                    top, top_at = mixed[p], p
+            if names[i] != species:
+                if top >= 0:
+                    mixed[i], mixed_len[i], mixed_from[i] = top + 1, mixed_len[top_at] + 1, top_at
+                continue
+            end_bonus = eight_bonus if eights[i] else 0
+            if top >= 0:
+                points, length = top + 1 + end_bonus, mixed_len[top_at] + 1
+                if points > best_points or (points == best_points and length > best_len):
+                    best_points, best_len, best_end, best_prev, best_is_pure = points, length, i, top_at, False
+            top_pure = -1
+            top_pure_at = -1
+            for p in preds:
+                if pure[p] > top_pure:
+                    top_pure, top_pure_at = pure[p], p
+            if top_pure >= 6:  # at least 3 cards before this one: a pure path of 4 or more
+                points, length = top_pure + 2 + end_bonus, (top_pure + 2) // 2
+                if points > best_points or (points == best_points and length > best_len):
+                    best_points, best_len, best_end, best_prev, best_is_pure = points, length, i, top_pure_at, True
+            one = 1 if ones[i] else 0
+            if top + 1 > 1 + one:
+                mixed[i], mixed_len[i], mixed_from[i] = top + 1, mixed_len[top_at] + 1, top_at
+            else:
+                mixed[i], mixed_len[i], mixed_from[i] = 1 + one, 1, -1
+            if top_pure >= 0:
+                pure[i], pure_from[i] = top_pure + 2, top_pure_at
+            else:
+                pure[i], pure_from[i] = 2 + one, -1
+
+        if best_end < 0:
+            return None
+        back = pure_from if best_is_pure else mixed_from
+        walk = [best_end]
+        step = best_prev
+        while step >= 0:
             walk.append(step)
             step = back[step]
         walk.reverse()
-        cells = tuple(walk)
-        return make_path(species, cells, tuple(arboretum[c] for c in cells), eight_bonus)
+        return make_path(
+            species, tuple(self._cells[i] for i in walk), tuple(self._cards[i] for i in walk), eight_bonus
+        )
 
     def has_path(self, species: str) -> bool:
         return self.best_path(species) is not None
-
-
-def _walk_length(back: dict[Cell, Cell | None], last: Cell) -> int:
-    """Cards in the best walk ending at ``last`` (only to prefer longer paths on equal points)."""
-    length = 1
-    step = back[last]
-    while step is not None:
-        length += 1
-        step = back[step]
-    return length
 
 
 def best_path(arboretum: Arboretum, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> Path | None:

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 from .arboretum import Arboretum
-from .cards import Card
 from .errors import CaseError
 from .paths import EIGHT_BONUS_DRAFT, EIGHT_BONUS_STANDARD, Path, PathFinder
 
@@ -105,20 +104,15 @@ class ScoringRules:
     #: a tie on points goes to the player with the most species in their arboretum
     species_tiebreak: ClassVar[bool] = True
 
-    def claims(self, seats: Sequence[Seat], species: str) -> list[int]:
+    def claims(self, seats: Sequence[Seat], holdings: Sequence[dict[str, list[int]]], species: str) -> list[int]:
         """Each seat's sum for the right to score ``species``: the hand, where an 8 counts 0 if a
-        different player holds that species' 1."""
-        one_holders = {i for i, seat in enumerate(seats) if Card(species, 1) in seat.hand}
-        sums = []
-        for i, seat in enumerate(seats):
-            total = 0
-            for card in seat.hand:
-                if card.species == species:
-                    if card.value == 8 and one_holders - {i}:
-                        continue
-                    total += card.value
-            sums.append(total)
-        return sums
+        different player holds that species' 1. ``holdings`` lists each seat's hand values by species."""
+        held = [h.get(species, ()) for h in holdings]
+        one_holders = sum(1 for values in held if 1 in values)
+        return [
+            sum(values) - (8 if 8 in values and one_holders - (1 in values) > 0 else 0)
+            for values in held
+        ]
 
     def rights(self, seats: Sequence[Seat], species: str, claims: list[int]) -> list[bool]:
         best = max(claims)
@@ -157,9 +151,15 @@ class ScoringRules:
     def score(self, seats: Sequence[Seat], species: Sequence[str]) -> TableScore:
         self.check_seats(seats)
         finders = [PathFinder(seat.arboretum) for seat in seats]
+        holdings: list[dict[str, list[int]]] = []
+        for seat in seats:
+            by_species: dict[str, list[int]] = {}
+            for card in seat.hand:
+                by_species.setdefault(card.species, []).append(card.value)
+            holdings.append(by_species)
         per_player: list[dict[str, SpeciesScore]] = [{} for _ in seats]
         for name in species:
-            claims = self.claims(seats, name)
+            claims = self.claims(seats, holdings, name)
             rights = self.rights(seats, name, claims)
             for i, seat in enumerate(seats):
                 per_player[i][name] = self.species_score(seat, name, rights[i], claims[i], finders[i])
@@ -200,7 +200,7 @@ class DraftScoring(ScoringRules):
     def picks(self) -> int:
         return 7 * self.rounds
 
-    def claims(self, seats: Sequence[Seat], species: str) -> list[int]:
+    def claims(self, seats: Sequence[Seat], holdings: Sequence[dict[str, list[int]]], species: str) -> list[int]:
         return [seat.arboretum.species_sum(species) for seat in seats]
 
     def species_score(self, seat: Seat, species: str, right: bool, claim: int, finder: PathFinder) -> SpeciesScore:
@@ -231,17 +231,11 @@ class SoloScoring(ScoringRules):
 
     name = "solo"
 
-    def claims(self, seats: Sequence[Seat], species: str) -> list[int]:
-        player, q = seats
-        player_sum = sum(c.value for c in player.hand if c.species == species)
-        q_sum = 0
-        for card in q.hand:
-            if card.species == species:
-                # the exception works one way only: the player's 1 cancels Q's 8, never the reverse
-                if card.value == 8 and Card(species, 1) in player.hand:
-                    continue
-                q_sum += card.value
-        return [player_sum, q_sum]
+    def claims(self, seats: Sequence[Seat], holdings: Sequence[dict[str, list[int]]], species: str) -> list[int]:
+        mine, qs = (h.get(species, []) for h in holdings)
+        # the exception works one way only: the player's 1 cancels Q's 8, never the reverse
+        cancelled = 8 if 8 in qs and 1 in mine else 0
+        return [sum(mine), sum(qs) - cancelled]
 
     def rights(self, seats: Sequence[Seat], species: str, claims: list[int]) -> list[bool]:
         rights = super().rights(seats, species, claims)
