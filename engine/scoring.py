@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 from .arboretum import Arboretum
+from .cards import Card
 from .errors import CaseError
 from .paths import EIGHT_BONUS_DRAFT, EIGHT_BONUS_STANDARD, Path, PathFinder
 
