@@ -166,7 +166,8 @@ def parse_action(text: str) -> Action:
             card = Card.parse(match["card"])
         except CardError as exc:
             raise ActionParseError(f"action {text!r}: {exc}") from None
-        cell = (int(match["x"]), int(match["y"])) if match["x"] is not None else None
+        groups = match.groupdict()
+        cell = (int(groups["x"]), int(groups["y"])) if groups.get("x") is not None else None
         if kind == "play":
             return Play(card, cell)  # type: ignore[arg-type]
         if kind == "give":

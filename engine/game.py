@@ -1,0 +1,344 @@
+"""Whole games as state machines, one interface for every mode.
+
+A :class:`Game` is a game's parameters (mode, players, edition, seed, species, names); its
+:meth:`Game.new_initial_state` deals the cards from the seed. A :class:`State` is driven by
+actions in the style of OpenSpiel: :meth:`State.current_player` (a seat, or
+:data:`SIMULTANEOUS` while a draft awaits picks, or :data:`TERMINAL`),
+:meth:`State.legal_actions` and :meth:`State.apply_action`, which validates before it changes
+anything. :meth:`State.view` gives one seat exactly what that seat may see. A game is saved as
+its parameters plus its action log (:meth:`State.to_json`) and rebuilt by replaying it
+(:meth:`State.from_json`). Each mode is a small subclass overriding a few hooks."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .actions import Action, parse_action
+from .arboretum import Arboretum, Cell
+from .cards import Card, Edition, choose_species, edition_species, make_deck, species_count
+from .errors import ArboretumError, CaseError, GameOverError, IllegalActionError, NotYourTurnError
+from .scoring import TableScore, default_draft_rounds
+
+#: ``current_player()`` while a draft awaits every seat's hidden pick.
+SIMULTANEOUS = -2
+#: ``current_player()`` once the game is over.
+TERMINAL = -4
+
+MODES = ("standard", "draft", "solo")
+_MODE_MODULES = {"standard": ".standard", "draft": ".draft", "solo": ".solo"}
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_of(species: tuple[str, ...]) -> tuple[Card, ...]:
+    # cards are immutable, so games with the same species share one set of card objects
+    return tuple(make_deck(species))
+
+
+class GameSetupError(CaseError):
+    """Game parameters that cannot make a game (mode, player count, species, names, seed)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's parameters. Species not named are drawn from the seed (RULES.md §1 decision);
+    names default to "Player 1", ... (solo: the player, then "Q")."""
+
+    mode: str
+    players: int
+    seed: int = 0
+    edition: Edition = Edition.E2018
+    species: tuple[str, ...] | None = None
+    left_out: tuple[str, ...] | None = None
+    names: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise GameSetupError(f"mode {self.mode!r}: expected standard, draft or solo")
+        if type(self.players) is not int:
+            raise GameSetupError(f"players {self.players!r}: expected a whole number")
+        try:
+            count = species_count(self.mode, self.players)
+        except ArboretumError as exc:
+            raise GameSetupError(str(exc)) from None
+        if type(self.seed) is not int:
+            raise GameSetupError(f"seed {self.seed!r}: expected a whole number")
+        try:
+            edition = Edition.parse(self.edition)
+        except ArboretumError as exc:
+            raise GameSetupError(str(exc)) from None
+        if self.species is not None and self.left_out is not None:
+            raise GameSetupError("name either the species in play or the species left out, not both")
+        for key in ("species", "left_out"):
+            value = getattr(self, key)
+            if value is not None and (isinstance(value, str) or not all(isinstance(s, str) for s in value)):
+                raise GameSetupError(f"{key} {value!r}: expected a list of species names")
+        try:
+            species = choose_species(
+                edition,
+                count,
+                random.Random(self.seed),
+                left_out=list(self.left_out) if self.left_out is not None else None,
+                in_play=list(self.species) if self.species is not None else None,
+            )
+        except ArboretumError as exc:
+            raise GameSetupError(f"{self.mode} game for {self.players} players: {exc}") from None
+        seats = self.players + 1 if self.mode == "solo" else self.players
+        names = self.names
+        if names is None:
+            names = ("Player 1", "Q") if self.mode == "solo" else tuple(f"Player {i + 1}" for i in range(seats))
+        else:
+            if isinstance(names, str) or not all(isinstance(n, str) and n.strip() for n in names):
+                raise GameSetupError(f"names {names!r}: expected a list of non-empty names")
+            names = tuple(n.strip() for n in names)
+            if self.mode == "solo" and len(names) == 1:
+                names = names + ("Q",)
+            if len(names) != seats:
+                raise GameSetupError(f"{len(names)} names given for {seats} seats")
+            for i, name in enumerate(names):
+                if name in names[:i]:
+                    raise GameSetupError(f"seat {i}: the name {name!r} is used twice at this table")
+        object.__setattr__(self, "edition", edition)
+        object.__setattr__(self, "species", species)
+        object.__setattr__(self, "left_out", tuple(s for s in edition_species(edition) if s not in species))
+        object.__setattr__(self, "names", names)
+
+    # -- derived --------------------------------------------------------------------------
+    @property
+    def seats(self) -> int:
+        """Seats at the table: the players, plus Q in the solo game."""
+        return self.players + 1 if self.mode == "solo" else self.players
+
+    @property
+    def rounds(self) -> int:
+        """Draft rounds (3, or 2 with four players); 1 for the other modes."""
+        return default_draft_rounds(self.players) if self.mode == "draft" else 1
+
+    @property
+    def rules(self) -> str:
+        """The scoring rule set (see :func:`engine.scoring.rules_for`)."""
+        if self.mode == "standard":
+            return "standard-2010" if self.edition == Edition.E2010 else "standard-2018"
+        return self.mode
+
+    def shuffled_deck(self) -> list[Card]:
+        """Every card in play, shuffled by the seed. The species are chosen with their own
+        generator, so naming them or drawing them from the same seed deals the same cards."""
+        deck = list(_deck_of(self.species or ()))
+        random.Random(self.seed).shuffle(deck)
+        return deck
+
+    def new_initial_state(self) -> "State":
+        module = importlib.import_module(_MODE_MODULES[self.mode], __package__)
+        state: State = module.STATE_CLASS(self)
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "players": self.players,
+            "edition": self.edition.value,
+            "seed": self.seed,
+            "species": list(self.species or ()),
+            "names": list(self.names or ()),
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "Game":
+        if not isinstance(obj, dict):
+            raise CaseError("a saved game must be a JSON object")
+        for key in ("mode", "players", "seed"):
+            if key not in obj:
+                raise CaseError(f"saved game: missing {key!r}")
+        try:
+            return cls(
+                mode=obj["mode"],
+                players=obj["players"],
+                seed=obj["seed"],
+                edition=obj.get("edition", "2018"),
+                species=tuple(obj["species"]) if isinstance(obj.get("species"), list) else obj.get("species"),
+                names=tuple(obj["names"]) if isinstance(obj.get("names"), list) else obj.get("names"),
+            )
+        except GameSetupError as exc:
+            raise CaseError(f"saved game: {exc}") from None
+
+
+class State:
+    """The state of one game. Subclasses implement the hooks marked below."""
+
+    mode: ClassVar[str]
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.names: tuple[str, ...] = game.names or ()
+        self.species: tuple[str, ...] = game.species or ()
+        self.seats = game.seats
+        self.history: list[tuple[int, Action]] = []
+        self.terminal = False
+        self._outcome: TableScore | None = None
+        self.arboretums: list[Arboretum] = [Arboretum() for _ in range(self.seats)]
+
+    # -- the interface --------------------------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        raise NotImplementedError
+
+    def apply_action(self, action: Action, seat: int | None = None) -> None:
+        raise NotImplementedError
+
+    def awaited_seats(self) -> list[int]:
+        """Seats whose action the game is waiting for (for "who is holding the table up")."""
+        player = self.current_player()
+        return [player] if player >= 0 else []
+
+    def random_action(self, rng: random.Random, seat: int | None = None) -> Action:
+        """Exactly ``rng.choice(self.legal_actions(seat))`` (same result, same random numbers
+        used) without building the whole list: the random bot's hot path."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def outcome(self) -> TableScore | None:
+        """The scored table once the game is over, else None."""
+        if not self.terminal:
+            return None
+        if self._outcome is None:
+            self._outcome = self._score()
+        return self._outcome
+
+    @property
+    def version(self) -> int:
+        """Grows by one with every applied action: "changed since N?" is ``version != N``."""
+        return len(self.history)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, JSON-able; ``None`` is a spectator (public information only)."""
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.seats):
+            raise IllegalActionError(f"seat {seat!r}: this table has seats 0 to {self.seats - 1}")
+        view: dict[str, Any] = {
+            "mode": self.mode,
+            "edition": self.game.edition.value,
+            "species": list(self.species),
+            "names": list(self.names),
+            "viewer": seat,
+            "version": self.version,
+            "terminal": self.terminal,
+            "awaiting": self.awaited_seats(),
+            "arboretums": [arb.to_json() for arb in self.arboretums],
+        }
+        self._add_view(view, seat)
+        outcome = self.outcome()
+        if outcome is not None:
+            result = outcome.to_json()
+            result["ranks"] = list(outcome.ranks)
+            view["outcome"] = result
+        return view
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Every card of the game by where it is (for checks and tests; never shown to a seat)."""
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        new = copy.copy(self)
+        new.history = list(self.history)
+        new.arboretums = [arb.copy() for arb in self.arboretums]
+        self._clone_into(new)
+        return new
+
+    # -- saving and replaying -------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        out = self.game.to_json()
+        out["actions"] = [[seat, str(action)] for seat, action in self.history]
+        return out
+
+    @staticmethod
+    def from_json(obj: Any) -> "State":
+        """Rebuild a saved game by replaying its actions; a bad save raises CaseError naming
+        the action index."""
+        game = Game.from_json(obj)
+        unknown = set(obj) - {"mode", "players", "edition", "seed", "species", "names", "actions"}
+        if unknown:
+            raise CaseError(f"saved game: unknown key(s) {', '.join(sorted(unknown))}")
+        actions = obj.get("actions", [])
+        if not isinstance(actions, list):
+            raise CaseError("saved game: actions must be a list of [seat, action text]")
+        state = game.new_initial_state()
+        for index, entry in enumerate(actions):
+            if (
+                not isinstance(entry, list)
+                or len(entry) != 2
+                or type(entry[0]) is not int
+                or not isinstance(entry[1], str)
+            ):
+                raise CaseError(f"saved game: actions[{index}] {entry!r}: expected [seat, action text]")
+            seat, text = entry
+            try:
+                state.apply_action(parse_action(text), seat)
+            except ArboretumError as exc:
+                raise CaseError(f"saved game: actions[{index}] (seat {seat}, {text!r}): {exc}") from None
+        return state
+
+    # -- helpers for subclasses -----------------------------------------------------------
+    def who(self, seat: int) -> str:
+        return f"seat {seat} ({self.names[seat]})"
+
+    def _check_seat_range(self, seat: object) -> int:
+        if type(seat) is not int or not 0 <= seat < self.seats:
+            raise NotYourTurnError(f"seat {seat!r}: this table has seats 0 to {self.seats - 1}")
+        return seat
+
+    def _check_not_over(self, action: Action) -> None:
+        if self.terminal:
+            raise GameOverError(f"{action}: the game is over")
+
+    def _check_placement(self, seat: int, arboretum: Arboretum, card: Card, cell: Cell, whose: str) -> None:
+        from .errors import PlacementError
+
+        if arboretum.is_legal_cell(cell):
+            return
+        x, y = cell
+        if cell in arboretum:
+            raise PlacementError(
+                f"{self.who(seat)}: cannot put {card} at {x},{y}: {whose} already holds {arboretum[cell]} there"
+            )
+        raise PlacementError(
+            f"{self.who(seat)}: cannot put {card} at {x},{y}: the cell is not next to a card in {whose}"
+        )
+
+    # -- hooks ----------------------------------------------------------------------------
+    def _add_view(self, view: dict[str, Any], seat: int | None) -> None:
+        raise NotImplementedError
+
+    def _score(self) -> TableScore:
+        raise NotImplementedError
+
+    def _clone_into(self, new: "State") -> None:
+        """Give ``new`` its own copies of the subclass's mutable containers."""
+        raise NotImplementedError
+
+
+def replay(obj: Any) -> State:
+    """Rebuild a saved game (the JSON of :meth:`State.to_json`) by replaying it."""
+    return State.from_json(obj)
+
+
+def sorted_cards(cards: list[Card]) -> list[str]:
+    """Card texts in scorepad-free but stable order (species, value) for views."""
+    return [str(card) for card in sorted(cards)]
+
+
+def card_texts(cards: list[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+__all__ = [
+    "Game", "GameSetupError", "MODES", "SIMULTANEOUS", "State", "TERMINAL", "card_texts", "replay",
+    "sorted_cards",
+]

@@ -1,0 +1,333 @@
+"""The standard game (RULES.md §2), both editions, as a state machine.
+
+A turn is four phases: ``draw1``, ``draw2``, ``play``, ``discard``. The solo game
+(:mod:`engine.solo`) is the same turn with other hooks: one shared discard pile, a ``give``
+phase instead of ``discard``, and the refill at the end of the turn."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, cast
+
+from .actions import DECK, Action, Discard, Draw, Play
+from .arboretum import Cell
+from .cards import Card, Edition
+from .errors import GameOverError, IllegalActionError, NotYourTurnError
+from .game import TERMINAL, Game, State, card_texts, sorted_cards
+from .scoring import Seat, TableScore, score_table
+
+HAND_SIZE = 7
+
+DRAW1 = "draw1"
+DRAW2 = "draw2"
+PLAY = "play"
+DISCARD = "discard"
+
+_PHASE_WORDS = {
+    DRAW1: "to draw a first card",
+    DRAW2: "to draw a second card",
+    PLAY: "to play a card",
+    DISCARD: "to discard a card",
+    "give": "to give Q a card",
+}
+
+
+def find_card(cards: list[Card], card: Card) -> int:
+    """Index of ``card`` in ``cards``, or -1. Actions built from legal actions carry the very
+    card objects of the hand, so an identity scan usually finds them without calling the
+    dataclass ``__eq__``."""
+    index = 0
+    for held in cards:
+        if held is card:
+            return index
+        index += 1
+    try:
+        return cards.index(card)
+    except ValueError:
+        return -1
+
+
+def _play_action(card: Card, cell: Cell) -> Play:
+    # Legal actions are built by the hundred per turn from cards and cells the state already
+    # trusts; skipping the constructor's checks keeps the bots' hot path cheap.
+    action = object.__new__(Play)
+    object.__setattr__(action, "card", card)
+    object.__setattr__(action, "cell", cell)
+    return action
+
+
+class StandardState(State):
+    """Draw 2 (deck or the top of any discard pile), play 1, discard 1; the game ends after the
+    turn that drew the last card of the draw pile."""
+
+    mode = "standard"
+    #: the turn's last phase and the action type it takes
+    last_phase: ClassVar[str] = DISCARD
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        #: the draw pile; its top is the end of the list
+        self.deck: list[Card] = game.shuffled_deck()
+        self.hands: list[list[Card]] = self._deal_hands()
+        #: discard piles, bottom first
+        self.piles: list[list[Card]] = self._initial_piles()
+        self.seat = 0
+        self.phase = DRAW1
+        self.turn = 1
+        #: (source, card) drawn in the current turn: the first card is known before the second draw
+        self.drawn: list[tuple[int | str, Card]] = []
+        self.skipped_draws = 0
+        self._draws: dict[int | str, Draw] = {source: Draw(source) for source in self._all_sources()}
+
+    # -- setup hooks ----------------------------------------------------------------------
+    def _deal_hands(self) -> list[list[Card]]:
+        deck = self.deck
+        return [[deck.pop() for _ in range(HAND_SIZE)] for _ in range(self.seats)]
+
+    def _initial_piles(self) -> list[list[Card]]:
+        # 2010: one card face up onto every discard pile except the start player's (seat 0)
+        if self.game.edition == Edition.E2010:
+            return [[] if seat == 0 else [self.deck.pop()] for seat in range(self.seats)]
+        return [[] for _ in range(self.seats)]
+
+    def _all_sources(self) -> list[int | str]:
+        return [DECK, *range(self.seats)]
+
+    def _pile(self, source: int | str) -> list[Card] | None:
+        if type(source) is int and 0 <= source < len(self.piles):
+            return self.piles[source]
+        return None
+
+    def _source_text(self, source: int | str) -> str:
+        return "the draw pile" if source == DECK else f"{self.who(source)}'s discard pile"  # type: ignore[arg-type]
+
+    # -- reading --------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.terminal else self.seat
+
+    def sources(self) -> list[int | str]:
+        """Where a card can be drawn from now, in legal-action order."""
+        out: list[int | str] = [DECK] if self.deck else []
+        seat = 0
+        for pile in self.piles:
+            if pile:
+                out.append(seat)
+            seat += 1
+        return out
+
+    def legal_cells(self) -> list[Cell]:
+        """Cells where the card of the current phase may go (empty outside play/give)."""
+        if self.terminal or self.phase not in (PLAY, "give"):
+            return []
+        return self._target_arboretum().legal_cells()
+
+    def _target_arboretum(self) -> Any:
+        return self.arboretums[self.seat]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if self.terminal or (seat is not None and seat != self.seat):
+            return []
+        phase = self.phase
+        hand = self.hands[self.seat]
+        if phase is PLAY:
+            cells = self.arboretums[self.seat].legal_cells()
+            return [_play_action(card, cell) for card in hand for cell in cells]
+        if phase is DRAW1 or phase is DRAW2:
+            draws = self._draws
+            return [draws[source] for source in self.sources()]
+        return self._last_phase_actions(hand)
+
+    def _last_phase_actions(self, hand: list[Card]) -> list[Action]:
+        return [self._discard_action(card) for card in hand]
+
+    def _discard_action(self, card: Card) -> Discard:
+        action = object.__new__(Discard)
+        object.__setattr__(action, "card", card)
+        return action
+
+    def random_action(self, rng: random.Random, seat: int | None = None) -> Action:
+        if self.terminal:
+            raise GameOverError("the game is over: there is no action to choose")
+        if seat is not None and seat != self.seat:
+            raise NotYourTurnError(f"{self.who(self._check_seat_range(seat))}: it is {self.who(self.seat)}'s turn")
+        phase = self.phase
+        if phase is PLAY or phase == "give":
+            hand = self.hands[self.seat]
+            cells = self._target_arboretum().legal_cells()
+            n = len(cells)
+            index = rng.randrange(len(hand) * n)
+            card, cell = hand[index // n], cells[index % n]
+            return _play_action(card, cell) if phase is PLAY else self._give_action(card, cell)
+        if phase is DRAW1 or phase is DRAW2:
+            return self._draws[rng.choice(self.sources())]
+        return self._discard_action(rng.choice(self.hands[self.seat]))
+
+    def _give_action(self, card: Card, cell: Cell) -> Action:
+        raise NotImplementedError
+
+    # -- acting ---------------------------------------------------------------------------
+    def apply_action(self, action: Action, seat: int | None = None) -> None:
+        actor = self.seat
+        if self.terminal:
+            raise GameOverError(f"{action}: the game is over")
+        if seat is not None and seat != actor:
+            self._check_seat_range(seat)
+            raise NotYourTurnError(
+                f"{self.who(seat)}: {action}: it is {self.who(actor)}'s turn {_PHASE_WORDS[self.phase]}"
+            )
+        phase = self.phase
+        kind = type(action)
+        if phase is DRAW1 or phase is DRAW2:
+            if kind is not Draw:
+                raise self._wrong_kind(actor, action)
+            source = action.source  # type: ignore[union-attr]
+            deck = self.deck
+            if type(source) is not int and source == DECK:
+                if not deck:
+                    raise IllegalActionError(f"{self.who(actor)}: {action}: the draw pile is empty")
+                card = deck.pop()
+            else:
+                pile = self._pile(source)
+                if pile is None:
+                    raise IllegalActionError(f"{self.who(actor)}: {action}: there is no such discard pile")
+                if not pile:
+                    raise IllegalActionError(f"{self.who(actor)}: {action}: {self._source_text(source)} is empty")
+                card = pile.pop()
+            self.hands[actor].append(card)
+            self.drawn.append((source, card))
+            self.history.append((actor, action))
+            self.phase = DRAW2 if phase is DRAW1 else PLAY
+            if not deck:
+                self._skip_empty_draws()
+        elif phase is PLAY:
+            if kind is not Play:
+                raise self._wrong_kind(actor, action)
+            card = action.card  # type: ignore[union-attr]
+            cell = action.cell  # type: ignore[union-attr]
+            hand = self.hands[actor]
+            index = find_card(hand, card)
+            if index < 0:
+                raise self._not_in_hand(actor, card, "play")
+            arboretum = self.arboretums[actor]
+            if not arboretum.is_legal_cell(cell):
+                self._check_placement(actor, arboretum, card, cell, "their arboretum")
+            del hand[index]
+            arboretum.place(card, cell)
+            self.history.append((actor, action))
+            if len(hand) > HAND_SIZE or self.last_phase is not DISCARD:
+                self.phase = self.last_phase
+            else:
+                # a skipped draw already left the hand at 7: there is nothing to discard
+                self._finish_turn()
+        else:
+            self._apply_last(actor, action)
+
+    def _apply_last(self, actor: int, action: Action) -> None:
+        if type(action) is not Discard:
+            raise self._wrong_kind(actor, action)
+        hand = self.hands[actor]
+        index = find_card(hand, action.card)
+        if index < 0:
+            raise self._not_in_hand(actor, action.card, "discard")
+        self.piles[actor].append(hand.pop(index))
+        self.history.append((actor, action))
+        self._finish_turn()
+
+    def _skip_empty_draws(self) -> None:
+        """RULES.md §2 decision: a draw with no card anywhere to take is skipped."""
+        while (self.phase is DRAW1 or self.phase is DRAW2) and not self.deck and not any(self.piles):
+            self.skipped_draws += 1
+            self.phase = DRAW2 if self.phase is DRAW1 else PLAY
+
+    def _finish_turn(self) -> None:
+        """The game ends after the turn that drew the last card of the draw pile."""
+        if not self.deck:
+            self.terminal = True
+            return
+        self._next_turn((self.seat + 1) % self.seats)
+
+    def _next_turn(self, seat: int) -> None:
+        self.seat = seat
+        self.turn += 1
+        self.phase = DRAW1
+        self.drawn = []
+        if not self.deck:
+            self._skip_empty_draws()
+
+    # -- errors ---------------------------------------------------------------------------
+    def _wrong_kind(self, actor: int, action: Action) -> IllegalActionError:
+        return IllegalActionError(
+            f"{self.who(actor)}: {action}: the turn is waiting {_PHASE_WORDS[self.phase]}"
+            f" ({self._phase_example()})"
+        )
+
+    def _phase_example(self) -> str:
+        return {
+            DRAW1: "draw deck, or draw discard N for seat N's pile",
+            DRAW2: "draw deck, or draw discard N for seat N's pile",
+            PLAY: "play CARD at X,Y",
+            DISCARD: "discard CARD",
+        }[self.phase]
+
+    def _not_in_hand(self, actor: int, card: Card, verb: str) -> IllegalActionError:
+        if card.species not in self.species:
+            return IllegalActionError(
+                f"{self.who(actor)}: cannot {verb} {card}: {card.species} is not a species in this game"
+            )
+        return IllegalActionError(f"{self.who(actor)}: cannot {verb} {card}: it is not in their hand")
+
+    # -- views, scores, copies --------------------------------------------------------------
+    def _add_view(self, view: dict[str, Any], seat: int | None) -> None:
+        actor = None if self.terminal else self.seat
+        view.update(
+            {
+                "phase": "over" if self.terminal else self.phase,
+                "turn": actor,
+                "turn_number": self.turn,
+                "draw_pile": len(self.deck),
+                "discard_piles": [card_texts(pile) for pile in self.piles],
+                "hand_sizes": [len(hand) for hand in self.hands],
+                "drawn_this_turn": [
+                    {
+                        "source": str(self._draws[source]).removeprefix("draw "),
+                        # a draw-pile card is seen only by the player who drew it
+                        "card": str(card) if source != DECK or seat == actor else None,
+                    }
+                    for source, card in ([] if self.terminal else self.drawn)
+                ],
+                "legal_cells": [list(c) for c in self.legal_cells()] if seat == actor else [],
+                "log": [[s, str(a)] for s, a in self.history],
+            }
+        )
+        if seat is not None and seat < len(self.hands) and self._hand_visible_to_owner(seat):
+            view["hand"] = sorted_cards(self.hands[seat])
+        if self.terminal:
+            view["hands"] = [sorted_cards(hand) for hand in self.hands]
+
+    def _hand_visible_to_owner(self, seat: int) -> bool:
+        return True
+
+    def _score_seats(self) -> list[Seat]:
+        return [Seat(name, arb, tuple(hand)) for name, arb, hand in zip(self.names, self.arboretums, self.hands)]
+
+    def _score(self) -> TableScore:
+        return score_table(self.game.rules, self._score_seats(), self.species)
+
+    def zones(self) -> dict[str, list[Card]]:
+        zones = {"deck": list(self.deck)}
+        for seat in range(self.seats):
+            zones[f"hand {seat}"] = list(self.hands[seat])
+            zones[f"arboretum {seat}"] = list(self.arboretums[seat].cards())
+        for index, pile in enumerate(self.piles):
+            zones[f"discard {index}"] = list(pile)
+        return zones
+
+    def _clone_into(self, new: State) -> None:
+        new = cast(StandardState, new)
+        new.deck = list(self.deck)
+        new.hands = [list(hand) for hand in self.hands]
+        new.piles = [list(pile) for pile in self.piles]
+        new.drawn = list(self.drawn)
+
+
+STATE_CLASS = StandardState
