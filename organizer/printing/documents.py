@@ -30,6 +30,8 @@ HEADING = ParagraphStyle("heading", fontName=BOLD, fontSize=13, leading=16, text
 BODY = ParagraphStyle("body", fontName=REGULAR, fontSize=9.5, leading=12, textColor=INK)
 CELL = ParagraphStyle("cell", fontName=REGULAR, fontSize=9.5, leading=11.5, textColor=INK)
 CELL_BOLD = ParagraphStyle("cellbold", parent=CELL, fontName=BOLD)
+#: Header cells that may wrap (player names over columns): white on the dark header row.
+CELL_HEAD = ParagraphStyle("cellhead", parent=CELL, fontName=BOLD, fontSize=8.5, leading=10, textColor=colors.white)
 NOTE = ParagraphStyle("note", fontName=REGULAR, fontSize=8, leading=10, textColor=MUTED, spaceBefore=6)
 
 

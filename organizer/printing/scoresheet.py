@@ -1,0 +1,332 @@
+"""The score sheet of one finished table: a summary page, then a page per player with their
+arboretum drawn card by card, the paths scored highlighted, and every species explained."""
+
+from __future__ import annotations
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Spacer
+
+from engine.cards import Edition, edition_species
+
+from .data import ExplanationLine, PlayerSheet, ScoreSheetData, SpeciesScore
+from .documents import CELL, CELL_BOLD, CELL_HEAD, HEADING, NOTE, SUBTITLE, TITLE, Story, build, list_table, markup, para
+from .errors import PrintingError
+from .fonts import BOLD, REGULAR, safe_text
+from .layout import (
+    INK, MARGIN, MUTED, RULE, SHADE, check_species, draw_fitted, paper_size, parse_edition, species_hex,
+    swatch, text_on,
+)
+from .scorepad import rules_reminder, tie_break_text
+
+MAX_CARD = 21 * mm
+HAND_CARD = 10 * mm
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def explain(lines: tuple[ExplanationLine, ...]) -> str:
+    """"4 cards (4), 4+ cards all Oak (+4), ends with an 8 (+2)": what a referee would say."""
+    parts = []
+    for index, line in enumerate(lines):
+        if isinstance(line, str):
+            parts.append(line)
+        else:
+            label, points = line
+            sign = "" if index == 0 and points >= 0 else ("+" if points >= 0 else "−")
+            parts.append(f"{label} ({sign}{abs(points)})")
+    return ", ".join(parts)
+
+
+def _check_player(player: PlayerSheet, edition: Edition, in_play: tuple[str, ...]) -> None:
+    who = safe_text(player.name) or "a player"
+    if not safe_text(player.name):
+        raise PrintingError("a player on the score sheet has no name")
+    cells: dict[tuple[int, int], tuple[str, int]] = {}
+    for x, y, species, value in player.arboretum:
+        if species not in in_play:
+            raise PrintingError(f"{who}: card {species} {value} at ({x}, {y}) is not of a species in play")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 8:
+            raise PrintingError(f"{who}: card {species} {value!r} at ({x}, {y}): values are 1 to 8")
+        if (x, y) in cells:
+            raise PrintingError(f"{who}: two cards in cell ({x}, {y})")
+        cells[(x, y)] = (species, value)
+    if not cells:
+        raise PrintingError(f"{who} has an empty arboretum: the table has no result to print")
+    seen: set[str] = set()
+    for score in player.species:
+        if score.species not in in_play:
+            raise PrintingError(f"{who}: points given for {score.species}, which is not in play")
+        if score.species in seen:
+            raise PrintingError(f"{who}: {score.species} is scored twice")
+        seen.add(score.species)
+        _check_path(who, score, cells)
+    missing = [s for s in in_play if s not in seen]
+    if missing:
+        raise PrintingError(f"{who}: no score given for {', '.join(missing)}")
+    added = sum(s.points for s in player.species) + sum(points for _, points in player.bonuses)
+    if added != player.total:
+        raise PrintingError(f"{who}: the species and bonuses add up to {added}, not to the total {player.total}")
+    if isinstance(player.rank, bool) or not isinstance(player.rank, int) or player.rank < 1:
+        raise PrintingError(f"{who}: rank {player.rank!r} must be 1 or more")
+    _ = edition
+
+
+def _check_path(who: str, score: SpeciesScore, cells: dict[tuple[int, int], tuple[str, int]]) -> None:
+    path = score.path
+    if not path:
+        return
+    where = f"{who}, {score.species} path"
+    if len(path) < 2:
+        raise PrintingError(f"{where}: a path has at least 2 cards")
+    for cell in path:
+        if tuple(cell) not in cells:
+            raise PrintingError(f"{where}: no card at ({cell[0]}, {cell[1]})")
+    if cells[tuple(path[0])][0] != score.species or cells[tuple(path[-1])][0] != score.species:  # type: ignore[index]
+        raise PrintingError(f"{where}: a path starts and ends on a card of its species")
+    for a, b in zip(path, path[1:]):
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            raise PrintingError(f"{where}: ({a[0]}, {a[1]}) and ({b[0]}, {b[1]}) are not adjacent")
+        if cells[tuple(a)][1] >= cells[tuple(b)][1]:  # type: ignore[index]
+            raise PrintingError(f"{where}: values must rise along the path")
+
+
+def check_score_sheet(data: ScoreSheetData) -> tuple[Edition, tuple[str, ...]]:
+    edition = parse_edition(data.edition)
+    paper_size(data.paper)
+    if not data.players:
+        raise PrintingError("this table has no result yet: nothing to print on a score sheet")
+    in_play = check_species(edition, data.species_in_play, "score sheet")
+    names = [p.name.strip().casefold() for p in data.players]
+    if len(set(names)) != len(names):
+        raise PrintingError("two players at the table have the same name")
+    for player in data.players:
+        _check_player(player, edition, in_play)
+    return edition, in_play
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+
+def draw_card(canvas: Canvas, x: float, y: float, size: float, species: str, value: int, hex_value: str,
+              show_name: bool = True) -> None:
+    fill = colors.HexColor(hex_value)
+    ink = text_on(hex_value)
+    canvas.saveState()
+    canvas.setFillColor(fill)
+    # Every card gets a dark edge: white Crabapple needs it, and it keeps neighbours apart.
+    canvas.setStrokeColor(INK)
+    canvas.setLineWidth(0.7)
+    inset = size * 0.04
+    canvas.roundRect(x + inset, y + inset, size - 2 * inset, size - 2 * inset, size * 0.09, stroke=1, fill=1)
+    canvas.setFillColor(ink)
+    canvas.setFont(BOLD, size * 0.34)
+    canvas.drawString(x + size * 0.12, y + size - size * 0.42, str(value))
+    if show_name:
+        draw_fitted(canvas, x + size * 0.1, y + size * 0.1, species, size * 0.8, size=size * 0.15,
+                    align="center", min_size=3.5)
+    canvas.restoreState()
+
+
+def draw_arboretum(canvas: Canvas, player: PlayerSheet, edition: Edition, x: float, y: float, w: float,
+                   h: float, paths: list[SpeciesScore]) -> float:
+    """The cards at the top of the box (x, y, w, h), centred across, with each scored path as a line
+    through them; returns the height used."""
+    xs = [c[0] for c in player.arboretum]
+    ys = [c[1] for c in player.arboretum]
+    cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    size = min(MAX_CARD, w / cols, h / rows)
+    left = x + (w - cols * size) / 2
+    top = y + h
+
+    def origin(cx: int, cy: int) -> tuple[float, float]:
+        return left + (cx - min(xs)) * size, top - (cy - min(ys) + 1) * size
+
+    for cx, cy, species, value in player.arboretum:
+        ox, oy = origin(cx, cy)
+        draw_card(canvas, ox, oy, size, species, value, species_hex(edition, species), show_name=size >= 12 * mm)
+
+    # Paths sharing a card are nudged apart so each stays visible; all centred on the card centre.
+    spread = size * 0.09
+    for index, score in enumerate(paths):
+        offset = (index - (len(paths) - 1) / 2) * spread
+        points = []
+        for cx, cy in score.path:
+            ox, oy = origin(cx, cy)
+            points.append((ox + size * 0.56 + offset, oy + size * 0.42 + offset))
+        hex_value = species_hex(edition, score.species)
+        width = max(2.5, size * 0.13)
+        canvas.saveState()
+        canvas.setLineCap(1)
+        canvas.setLineJoin(1)
+        for colour, line_width in ((INK, width + 3.2), (colors.white, width + 1.6), (colors.HexColor(hex_value), width)):
+            canvas.setStrokeColor(colour)
+            canvas.setLineWidth(line_width)
+            line = canvas.beginPath()
+            line.moveTo(*points[0])
+            for point in points[1:]:
+                line.lineTo(*point)
+            canvas.drawPath(line, stroke=1, fill=0)
+        for (px, py), radius in ((points[0], width * 0.9), (points[-1], width * 1.3)):
+            canvas.setFillColor(colors.HexColor(hex_value))
+            canvas.setStrokeColor(INK)
+            canvas.setLineWidth(1.2)
+            canvas.circle(px, py, radius, stroke=1, fill=1)
+        canvas.restoreState()
+    return rows * size
+
+
+def _species_rows(player: PlayerSheet, edition: Edition, in_play: tuple[str, ...], standard: bool) -> list[list[object]]:
+    by_species = {s.species: s for s in player.species}
+    cards = {(x, y): (s, v) for x, y, s, v in player.arboretum}
+    header = ["", "Species"] + (["Hand"] if standard else []) + ["Right", "Path and points", "Points"]
+    rows: list[list[object]] = [header]
+    for species in in_play:
+        score = by_species[species]
+        path_text = " → ".join(f"{cards[c][0]} {cards[c][1]}" for c in score.path)  # type: ignore[index]
+        detail: list[tuple[str, str]] = []
+        if path_text:
+            detail += [("", path_text), ("br", "")]
+        detail.append(("small", explain(score.explanation)))
+        row: list[object] = ["", markup([("b", species)], CELL)]
+        if standard:
+            row.append("" if score.hand_sum is None else str(score.hand_sum))
+        row += ["yes" if score.right else "no", markup(detail, CELL), str(score.points)]
+        rows.append(row)
+    for label, points in player.bonuses:
+        rows.append(["", markup([("b", label)], CELL)] + ([""] if standard else []) + ["", "", str(points)])
+    rows.append(["", markup([("b", "Total")], CELL_BOLD)] + ([""] if standard else []) + ["", "", str(player.total)])
+    return rows
+
+
+def _player_page(canvas: Canvas, width: float, height: float, data: ScoreSheetData, player: PlayerSheet,
+                 edition: Edition, in_play: tuple[str, ...]) -> None:
+    top = height - MARGIN
+    usable = width - 2 * MARGIN
+    canvas.setFillColor(MUTED)
+    context = " · ".join(p for p in (safe_text(data.event or ""), f"round {data.round_number}" if data.round_number else "",
+                                     f"table {data.table}" if data.table else "") if p)
+    draw_fitted(canvas, MARGIN, top - 8, context or "Score sheet", usable, size=9)
+    canvas.setFillColor(INK)
+    draw_fitted(canvas, MARGIN, top - 30, player.name, usable - 60 * mm, size=20, bold=True, min_size=9)
+    canvas.setFont(BOLD, 20)
+    canvas.drawRightString(width - MARGIN, top - 30, f"{player.total} points")
+    canvas.setFont(REGULAR, 10)
+    place = f"{ordinal(player.rank)} place"
+    if player.species_in_arboretum is not None:
+        place += f" · {player.species_in_arboretum} species in arboretum"
+    canvas.drawRightString(width - MARGIN, top - 44, place)
+
+    standard = data.game_format != "draft"
+    rows = _species_rows(player, edition, in_play, standard)
+    widths = [7 * mm, 36 * mm] + ([13 * mm] if standard else []) + [13 * mm]
+    widths += [usable - sum(widths) - 15 * mm, 15 * mm]
+    table = list_table(rows, widths, numeric_columns=(len(widths) - 1,), zebra=False)
+    style = [("FONT", (-1, 1), (-1, -1), BOLD, 11), ("LINEABOVE", (0, -1), (-1, -1), 1.2, INK),
+             ("BACKGROUND", (0, -1), (-1, -1), SHADE), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
+    for row_index, species in enumerate(in_play, start=1):
+        score = next(s for s in player.species if s.species == species)
+        if not score.right:
+            style.append(("TEXTCOLOR", (2, row_index), (-1, row_index), MUTED))
+    table.setStyle(style)
+    _, table_height = table.wrapOn(canvas, usable, height)
+    hand_block = HAND_CARD + 14 * mm if player.hand else 0
+    box_top = top - 54
+    paths = [s for s in player.species if s.path and s.points > 0]
+    canvas.setFillColor(INK)
+    canvas.setFont(BOLD, 9)
+    canvas.drawString(MARGIN, box_top, "Arboretum" + (" · paths scored drawn through the cards" if paths else ""))
+    lowest = MARGIN + 6 * mm + table_height + hand_block + 6 * mm
+    used = draw_arboretum(canvas, player, edition, MARGIN, lowest, usable, box_top - 8 - lowest, paths)
+    cursor = box_top - 8 - used - 8 * mm
+
+    if player.hand:
+        order = {name: i for i, name in enumerate(edition_species(edition))}
+        hand = sorted(player.hand, key=lambda card: (order.get(card[0], 99), card[1]))
+        canvas.setFillColor(INK)
+        canvas.setFont(BOLD, 9)
+        canvas.drawString(MARGIN, cursor, "Hand at the end")
+        cursor -= HAND_CARD + 4
+        step = HAND_CARD + 1.5 * mm
+        for index, (species, value) in enumerate(hand):
+            draw_card(canvas, MARGIN + index * step, cursor, HAND_CARD, species, value,
+                      species_hex(edition, species), show_name=False)
+        canvas.setFillColor(MUTED)
+        draw_fitted(canvas, MARGIN + len(hand) * step + 2 * mm, cursor + HAND_CARD / 2 - 3,
+                    ", ".join(f"{s} {v}" for s, v in hand), usable - len(hand) * step - 2 * mm, size=7.5, min_size=5)
+        cursor -= 8 * mm
+
+    table_y = cursor - table_height
+    table.drawOn(canvas, MARGIN, table_y)
+    # Swatches in the first column, drawn over the table once its rows are placed.
+    row_heights = table._rowHeights  # noqa: SLF001 - reportlab exposes no public accessor
+    row_top = table_y + table_height - row_heights[0]
+    for index, species in enumerate(in_play, start=1):
+        row_top -= row_heights[index]
+        swatch(canvas, MARGIN + 1.5 * mm, row_top + (row_heights[index] - 4 * mm) / 2, 4 * mm,
+               species_hex(edition, species))
+
+
+def score_sheet(data: ScoreSheetData) -> bytes:
+    """A summary page with ranks and every species' points, then one page per player."""
+    edition, in_play = check_score_sheet(data)
+    paper = data.paper.strip().lower()
+    story = Story()
+    where = " · ".join(p for p in (f"round {data.round_number}" if data.round_number else "",
+                                   f"table {data.table}" if data.table else "") if p)
+    title = f"Score sheet{': ' + where if where else ''}"
+    details = [safe_text(data.event or ""), f"{edition.value} edition, {data.game_format} game",
+               f"from the {data.source}" if data.source else ""]
+    ranked = sorted(data.players, key=lambda p: (p.rank, -p.total))
+    standard = data.game_format != "draft"
+    tie_column = edition is Edition.E2018 or data.game_format != "standard"
+    ranking: list[list[object]] = [["Place", "Player", "Points"] + (["Species (tie-break)"] if tie_column else [])]
+    for player in ranked:
+        ranking.append([ordinal(player.rank), para(player.name, CELL_BOLD), str(player.total)]
+                       + ([("" if player.species_in_arboretum is None else str(player.species_in_arboretum))]
+                          if tie_column else []))
+    usable = paper_size(paper)[0] - 2 * MARGIN
+    rank_widths = [18 * mm, usable - 18 * mm - 22 * mm - (36 * mm if tie_column else 0), 22 * mm]
+    rank_widths += [36 * mm] if tie_column else []
+    matrix: list[list[object]] = [["", "Species"] + [para(p.name, CELL_HEAD) for p in data.players]]
+    for species in in_play:
+        row: list[object] = ["", species]
+        for player in data.players:
+            score = next(s for s in player.species if s.species == species)
+            row.append(str(score.points) if score.right or score.points else "no right")
+        matrix.append(row)
+    bonus_labels = sorted({label for p in data.players for label, _ in p.bonuses})
+    for label in bonus_labels:
+        matrix.append(["", label] + [str(sum(pts for lbl, pts in p.bonuses if lbl == label)) for p in data.players])
+    matrix.append(["", "Total"] + [str(p.total) for p in data.players])
+    first = 45 * mm
+    matrix_table = list_table(matrix, [4 * mm, first] + [(usable - first - 4 * mm) / len(data.players)] * len(data.players),
+                              numeric_columns=tuple(range(2, len(data.players) + 2)))
+    matrix_style: list[tuple[object, ...]] = [
+        ("FONT", (0, -1), (-1, -1), BOLD, 10.5), ("LINEABOVE", (0, -1), (-1, -1), 1.2, INK),
+        ("ALIGN", (2, 0), (-1, 0), "RIGHT"),
+    ]
+    for row_index, species in enumerate(in_play, start=1):
+        matrix_style.append(("BACKGROUND", (0, row_index), (0, row_index), colors.HexColor(species_hex(edition, species))))
+    matrix_table.setStyle(matrix_style)
+    story.flow(
+        para(title, TITLE), para(" · ".join(d for d in details if d), SUBTITLE),
+        para("Ranking", HEADING), list_table(ranking, rank_widths, numeric_columns=(2, 3) if tie_column else (2,)),
+        *([para(data.tie_note, NOTE)] if data.tie_note else []),
+        para(tie_break_text(edition, data.game_format), NOTE),
+        para("Points per species", HEADING), matrix_table,
+        Spacer(1, 6), para("Species in play: " + ", ".join(in_play), NOTE),
+        para(rules_reminder(data.game_format), NOTE),
+    )
+    _ = standard
+    for player in data.players:
+        def draw(canvas: Canvas, width: float, height: float, player: PlayerSheet = player) -> None:
+            _player_page(canvas, width, height, data, player, edition, in_play)
+
+        story.page(draw)
+    footer = " · ".join(p for p in ("Score sheet", safe_text(data.event or ""), where) if p)
+    return build(story, paper, title, footer)
