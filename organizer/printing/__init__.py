@@ -1,0 +1,21 @@
+"""Printed matter as PDFs: a pure rendering layer.
+
+Every function takes the plain dataclasses of :mod:`organizer.printing.data` and returns PDF
+bytes, or raises :class:`PrintingError` before drawing anything. Nothing here touches Flask or
+the database; the web views fill the dataclasses and serve the bytes."""
+
+from .data import (
+    DEFAULT_TIE_BREAKS, EventReportData, PlayerSheet, ReportRound, ReportTable, ResultSeat, RoundPackData,
+    ScoreSheetData, SeatInfo, SpeciesScore, StandingRow, StandingsData, TableInfo,
+)
+from .errors import PrintingError
+from .roundpack import round_pack
+from .scorepad import blank_scorepad
+from .scoresheet import score_sheet
+from .standings import event_report, standings_pdf
+
+__all__ = [
+    "DEFAULT_TIE_BREAKS", "EventReportData", "PlayerSheet", "PrintingError", "ReportRound", "ReportTable",
+    "ResultSeat", "RoundPackData", "ScoreSheetData", "SeatInfo", "SpeciesScore", "StandingRow", "StandingsData",
+    "TableInfo", "blank_scorepad", "event_report", "round_pack", "score_sheet", "standings_pdf",
+]

@@ -44,7 +44,7 @@ def markup(fragments: list[tuple[str, str]], style: ParagraphStyle = CELL) -> Pa
     """A paragraph from (kind, text) pieces, kind one of "", "b", "small", "br", all text escaped."""
     out: list[str] = []
     for kind, text in fragments:
-        safe = escape(safe_text(text))
+        safe = escape(safe_text(text, strip=False))
         if kind == "b":
             out.append(f"<b>{safe}</b>")
         elif kind == "small":

@@ -62,7 +62,7 @@ def covers(char: str) -> bool:
     return ord(char) in _covered()
 
 
-def safe_text(text: object) -> str:
+def safe_text(text: object, strip: bool = True) -> str:
     """``text`` as the font can print it on one line.
 
     Composed form first (a name typed as "e" + combining accent often has a precomposed glyph),
@@ -80,4 +80,5 @@ def safe_text(text: object) -> str:
             continue  # a mark or format character the font lacks: dropping it keeps the letter
         else:
             out.append(PLACEHOLDER)
-    return "".join(out).strip()
+    joined = "".join(out)
+    return joined.strip() if strip else joined

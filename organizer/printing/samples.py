@@ -168,6 +168,27 @@ def sample_event_report(players: int = 16, rounds: int = 3, seed: int = 5) -> Ev
             tables.append(ReportTable(number=t // 4 + 1, seats=tuple(seats),
                                       entry_mode=rng.choice(["scorepad", "totals", "scoring assistant", "digital game"])))
         report_rounds.append(ReportRound(number=number, tables=tuple(tables)))
-    standings = sample_standings(players, rounds, seed=seed)
+    standings = standings_from_rounds(report_rounds)
     return EventReportData(event="Spring Open 2026 — Café Łódź", edition="2018", rounds=tuple(report_rounds),
-                           final_standings=standings.rows, date="14 March 2026")
+                           final_standings=standings, date="14 March 2026")
+
+
+def standings_from_rounds(rounds: list[ReportRound]) -> tuple[StandingRow, ...]:
+    """Totals over the rounds with the default tie-breaks (head-to-head left out of the sample)."""
+    tp: dict[str, Fraction] = {}
+    points: dict[str, int] = {}
+    species: dict[str, int] = {}
+    opponents: dict[str, list[str]] = {}
+    for round_ in rounds:
+        for table in round_.tables:
+            seats = table.seats or ()
+            for seat in seats:
+                tp[seat.player] = tp.get(seat.player, Fraction(0)) + Fraction(seat.tournament_points)
+                points[seat.player] = points.get(seat.player, 0) + seat.points
+                species[seat.player] = species.get(seat.player, 0) + (seat.species_count or 0)
+                opponents.setdefault(seat.player, []).extend(s.player for s in seats if s is not seat)
+    average = {name: sum((tp[o] for o in opps), Fraction(0)) / len(opps) for name, opps in opponents.items()}
+    order = sorted(tp, key=lambda n: (-tp[n], -points[n], -average[n], -species[n], n))
+    return tuple(StandingRow(rank=i + 1, player=name, tournament_points=tp[name], game_points=points[name],
+                             opponents_average=average[name], species_count=species[name],
+                             games=len(rounds)) for i, name in enumerate(order))

@@ -1,0 +1,151 @@
+"""Standings after a round, and the end-of-event report (every round, every table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import CondPageBreak, Spacer
+
+from .data import EventReportData, ReportRound, StandingRow, StandingsData
+from .documents import CELL, CELL_BOLD, HEADING, NOTE, SUBTITLE, TITLE, Story, build, list_table, markup, para
+from .errors import PrintingError
+from .fonts import BOLD, safe_text
+from .layout import INK, MARGIN, format_number, paper_size, parse_edition
+
+STANDING_HEADER = ["#", "Player", "Club", "Games", "TP", "Game pts", "Opp. TP", "Species"]
+
+
+def _check_rows(rows: tuple[StandingRow, ...], what: str) -> None:
+    if not rows:
+        raise PrintingError(f"{what}: there are no players yet")
+    for row in rows:
+        if not safe_text(row.player):
+            raise PrintingError(f"{what}: a player at rank {row.rank} has no name")
+        if isinstance(row.rank, bool) or not isinstance(row.rank, int) or row.rank < 1:
+            raise PrintingError(f"{what}: {row.player} has rank {row.rank!r}; ranks start at 1")
+        for label, value in (("tournament points", row.tournament_points), ("game points", row.game_points),
+                             ("opponents' average", row.opponents_average), ("species count", row.species_count),
+                             ("games", row.games)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "denominator"):
+                raise PrintingError(f"{what}: {row.player}'s {label} is {value!r}, not a number")
+            if value < 0:
+                raise PrintingError(f"{what}: {row.player}'s {label} is negative ({value})")
+
+
+def standings_table(rows: tuple[StandingRow, ...], usable: float) -> Any:
+    has_clubs = any(row.club for row in rows)
+    header = STANDING_HEADER if has_clubs else [h for h in STANDING_HEADER if h != "Club"]
+    fixed = {"#": 11 * mm, "Games": 14 * mm, "TP": 15 * mm, "Game pts": 19 * mm, "Opp. TP": 17 * mm,
+             "Species": 16 * mm}
+    flexible = usable - sum(fixed[h] for h in header if h in fixed)
+    widths = [fixed.get(h, flexible * (0.62 if has_clubs and h == "Player" else 0.38 if h == "Club" else 1.0))
+              for h in header]
+    body: list[list[object]] = [list(header)]
+    for row in sorted(rows, key=lambda r: r.rank):
+        name: list[tuple[str, str]] = [("b", row.player)]
+        if row.dropped:
+            name.append(("small", "\u00a0\u00a0dropped"))
+        cells: list[object] = [str(row.rank), markup(name, CELL)]
+        if has_clubs:
+            cells.append(para(row.club or "", CELL))
+        cells += [str(row.games), format_number(row.tournament_points), str(row.game_points),
+                  format_number(row.opponents_average), str(row.species_count)]
+        body.append(cells)
+    numeric = tuple(i for i, h in enumerate(header) if h not in ("Player", "Club"))
+    table = list_table(body, widths, numeric_columns=numeric)
+    table.setStyle([("FONT", (header.index("TP"), 1), (header.index("TP"), -1), BOLD, 9.5)])
+    return table
+
+
+def standings_pdf(data: StandingsData) -> bytes:
+    """Standings after a round, as many pages as the players need, the header on each."""
+    paper_size(data.paper)
+    if isinstance(data.after_round, bool) or not isinstance(data.after_round, int) or data.after_round < 0:
+        raise PrintingError(f"standings after round {data.after_round!r}: expected a round number, 0 or more")
+    _check_rows(data.rows, "standings")
+    paper = data.paper.strip().lower()
+    usable = paper_size(paper)[0] - 2 * MARGIN
+    when = f"after round {data.after_round}" if data.after_round else "before the first round"
+    title = f"Standings {when}"
+    subtitle = " · ".join(p for p in (safe_text(data.event), data.subtitle, f"{len(data.rows)} players") if p)
+    story = Story()
+    story.flow(
+        para(title, TITLE), para(subtitle, SUBTITLE), standings_table(data.rows, usable),
+        para("TP: tournament points (opponents beaten at the table divided by the opponents there, a tie "
+             "counting half). Opp. TP: the opponents' average tournament points. Ties are broken by "
+             + ", then ".join(data.tie_breaks) + ".", NOTE),
+    )
+    return build(story, paper, f"{safe_text(data.event)}: {title}", f"{safe_text(data.event)} · {title}")
+
+
+def _check_report(data: EventReportData) -> None:
+    parse_edition(data.edition)
+    paper_size(data.paper)
+    if not data.rounds:
+        raise PrintingError("the event report needs at least one round played")
+    numbers = [r.number for r in data.rounds]
+    if len(set(numbers)) != len(numbers):
+        raise PrintingError(f"a round number appears twice in the report ({numbers})")
+    for round_ in data.rounds:
+        if not round_.tables:
+            raise PrintingError(f"round {round_.number} has no seating")
+        for table in round_.tables:
+            if table.seats is None or not table.seats:
+                raise PrintingError(f"round {round_.number}, table {table.number} has no result yet: "
+                                    "enter or confirm it before printing the event report")
+            for seat in table.seats:
+                if not safe_text(seat.player):
+                    raise PrintingError(f"round {round_.number}, table {table.number}: seat {seat.seat} has no name")
+    _check_rows(data.final_standings, "final standings")
+
+
+def _round_table(round_: ReportRound, usable: float) -> Any:
+    header = ["Table", "Seat", "Player", "Points", "Species", "Place", "TP"]
+    widths = [25 * mm, 12 * mm, 0.0, 16 * mm, 17 * mm, 14 * mm, 14 * mm]
+    widths[2] = usable - sum(widths)
+    body: list[list[object]] = [header]
+    style: list[tuple[object, ...]] = []
+    for table in sorted(round_.tables, key=lambda t: t.number):
+        first_row = len(body)
+        seats = sorted(table.seats or (), key=lambda s: s.seat)
+        for index, seat in enumerate(seats):
+            label: object = ""
+            if index == 0:
+                label = markup([("b", str(table.number))] + ([("br", ""), ("small", table.entry_mode)]
+                                                              if table.entry_mode else []), CELL)
+            body.append([label, str(seat.seat), para(seat.player, CELL_BOLD if seat.place == 1 else CELL),
+                         str(seat.points), "" if seat.species_count is None else str(seat.species_count),
+                         str(seat.place), format_number(seat.tournament_points)])
+        style.append(("SPAN", (0, first_row), (0, len(body) - 1)))
+        style.append(("VALIGN", (0, first_row), (0, len(body) - 1), "TOP"))
+        style.append(("LINEABOVE", (0, first_row), (-1, first_row), 0.9, INK))
+        # A table's seats stay on one page: a result split over two pages is easy to misread.
+        style.append(("NOSPLIT", (0, first_row), (-1, len(body) - 1)))
+    table = list_table(body, widths, numeric_columns=(1, 3, 4, 5, 6), zebra=False)
+    table.setStyle(style)
+    return table
+
+
+def event_report(data: EventReportData) -> bytes:
+    """The whole event on paper: final standings, then every round table by table."""
+    _check_report(data)
+    paper = data.paper.strip().lower()
+    usable = paper_size(paper)[0] - 2 * MARGIN
+    edition = parse_edition(data.edition)
+    rounds = sorted(data.rounds, key=lambda r: r.number)
+    tables = sum(len(r.tables) for r in rounds)
+    subtitle = " · ".join(p for p in (data.date, f"{edition.value} edition", f"{len(data.final_standings)} players",
+                                      f"{len(rounds)} rounds", f"{tables} tables played") if p)
+    story = Story()
+    story.flow(
+        para(f"{safe_text(data.event)}: event report", TITLE), para(subtitle, SUBTITLE),
+        para("Final standings", HEADING), standings_table(data.final_standings, usable),
+        para("Ties are broken by " + ", then ".join(data.tie_breaks) + ".", NOTE),
+    )
+    for round_ in rounds:
+        kind = "draft" if round_.game_format == "draft" else "standard game"
+        story.flow(CondPageBreak(60 * mm), Spacer(1, 4),
+                   para(f"Round {round_.number} · {kind} · {len(round_.tables)} tables", HEADING),
+                   _round_table(round_, usable))
+    return build(story, paper, f"{safe_text(data.event)}: event report", f"{safe_text(data.event)} · event report")
