@@ -99,7 +99,7 @@ class StandardState(State):
         return None
 
     def _source_text(self, source: int | str) -> str:
-        return "the draw pile" if source == DECK else f"{self.who(source)}'s discard pile"  # type: ignore[arg-type]
+        return "the draw pile" if source == DECK else f"the discard pile of {self.who(source)}"  # type: ignore[arg-type]
 
     # -- reading --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -287,22 +287,28 @@ class StandardState(State):
                 "draw_pile": len(self.deck),
                 "discard_piles": [card_texts(pile) for pile in self.piles],
                 "hand_sizes": [len(hand) for hand in self.hands],
+                # only the drawing player learns which cards they drew; the others see the
+                # sources (a discard-pile card drawn is public, but it is now in a hand, and a
+                # view never names a card in another player's hand)
                 "drawn_this_turn": [
                     {
                         "source": str(self._draws[source]).removeprefix("draw "),
-                        # a draw-pile card is seen only by the player who drew it
-                        "card": str(card) if source != DECK or seat == actor else None,
+                        "card": str(card) if seat == actor else None,
                     }
                     for source, card in ([] if self.terminal else self.drawn)
                 ],
+                "turn_log": [] if self.terminal else [str(a) for _, a in self.history[len(self.history) - self._turn_actions() :]],
                 "legal_cells": [list(c) for c in self.legal_cells()] if seat == actor else [],
-                "log": [[s, str(a)] for s, a in self.history],
             }
         )
         if seat is not None and seat < len(self.hands) and self._hand_visible_to_owner(seat):
             view["hand"] = sorted_cards(self.hands[seat])
         if self.terminal:
             view["hands"] = [sorted_cards(hand) for hand in self.hands]
+
+    def _turn_actions(self) -> int:
+        """Actions taken so far in the turn in progress: its draws, then its play."""
+        return len(self.drawn) + (1 if self.phase is self.last_phase else 0)
 
     def _hand_visible_to_owner(self, seat: int) -> bool:
         return True
