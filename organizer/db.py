@@ -1,0 +1,88 @@
+"""Database engine, per-request session and schema migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from flask import Flask, current_app, g
+from sqlalchemy import Engine, event, text
+from sqlmodel import Session, create_engine
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+#: any number; it only has to be the same in every process upgrading one PostgreSQL database
+_MIGRATION_LOCK_KEY = 7_402_118
+
+
+def normalise_url(url: str) -> str:
+    """Accept the plain ``postgresql://`` / ``postgres://`` URLs hosting services hand out and
+    use psycopg 3 for them (SQLAlchemy would otherwise look for psycopg2)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        # Threads of the dev server share the file; wait for a writer instead of failing at once.
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def alembic_config(engine: Engine) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
+    return config
+
+
+def upgrade_database(engine: Engine) -> None:
+    """Bring the schema to the newest revision; existing rows are kept (migrations only add or
+    transform, the initial one creates)."""
+    config = alembic_config(engine)
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several gunicorn workers may start at once: one migrates, the others wait.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY})
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def init_app(app: Flask) -> None:
+    engine = make_engine(app.config["DATABASE_URL"])
+    app.extensions["db_engine"] = engine
+    if app.config.get("AUTO_MIGRATE", True):
+        upgrade_database(engine)
+    app.teardown_appcontext(_close_session)
+
+
+def get_engine() -> Engine:
+    engine: Engine = current_app.extensions["db_engine"]
+    return engine
+
+
+def get_session() -> Session:
+    """The request's session (one per request, closed at teardown)."""
+    if "db_session" not in g:
+        g.db_session = Session(get_engine(), expire_on_commit=False)
+    session: Session = g.db_session
+    return session
+
+
+def _close_session(_exc: BaseException | None) -> None:
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()

@@ -1,0 +1,99 @@
+"""Event list, creation, editing and the event's overview page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, g, request, url_for
+
+from .auth import login_required
+from .db import get_session
+from .models import Event
+from .pages import go_to, render_page
+from .services import events as service
+from .services.errors import InputError
+
+bp = Blueprint("events", __name__)
+
+
+def load_event(event_id: int) -> Event:
+    event = get_session().get(Event, event_id)
+    if event is None:
+        abort(404)
+    return event
+
+
+def _submitted_form() -> dict[str, Any]:
+    form: dict[str, Any] = {key: request.form.get(key, "") for key in request.form}
+    form["entry_modes"] = request.form.getlist("entry_modes")
+    return form
+
+
+def _form_context(form: dict[str, Any], errors: dict[str, str]) -> dict[str, Any]:
+    return {
+        "form": form, "errors": errors, "round_count": service.round_count_from(form),
+        "point_schemes": service.POINT_SCHEMES, "tiebreaks": service.TIEBREAKS,
+        "default_tiebreaks": service.DEFAULT_TIEBREAKS,
+    }
+
+
+@bp.get("/")
+@login_required
+def index() -> Any:
+    return render_page("events/index.html", "event_list.html", events=service.list_events(get_session()))
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+@login_required
+def new() -> Any:
+    form, errors = service.form_defaults(), {}
+    if request.method == "POST":
+        form = _submitted_form()
+        try:
+            data = service.parse_event_form(form)
+        except InputError as bad:
+            errors = bad.errors
+        else:
+            event = service.create_event(get_session(), data, g.organizer.id, g.organizer.name)
+            flash(f"Event “{event.name}” created. Add the players next.")
+            return go_to(url_for("players.index", event_id=event.id))
+    return render_page("events/form.html", "event_form.html", 422 if errors else 200,
+                       event=None, **_form_context(form, errors))
+
+
+@bp.route("/events/<int:event_id>/edit", methods=["GET", "POST"])
+@login_required
+def edit(event_id: int) -> Any:
+    event = load_event(event_id)
+    form, errors = service.form_defaults(event), {}
+    if request.method == "POST":
+        form = _submitted_form()
+        try:
+            service.update_event(get_session(), event, service.parse_event_form(form), g.organizer.name)
+        except InputError as bad:
+            get_session().rollback()
+            errors = bad.errors
+        else:
+            flash("Event saved.")
+            return go_to(url_for("events.show", event_id=event.id))
+    return render_page("events/form.html", "event_form.html", 422 if errors else 200,
+                       event=event, **_form_context(form, errors))
+
+
+@bp.get("/events/round-formats")
+@login_required
+def round_formats() -> Any:
+    """The per-round format choices for the round count being typed (HTMX, on change)."""
+    form = {key: request.args.get(key, "") for key in request.args}
+    return render_page("events/form.html", "round_formats.html", **_form_context(form, {}))
+
+
+@bp.get("/events/<int:event_id>")
+@login_required
+def show(event_id: int) -> Any:
+    event = load_event(event_id)
+    db = get_session()
+    return render_page("events/show.html", "event_overview.html", event=event,
+                       counts=service.event_counts(db, event_id),
+                       rounds=service.rounds_started(db, event_id),
+                       point_schemes=service.POINT_SCHEMES, tiebreaks=service.TIEBREAKS)

@@ -1,0 +1,197 @@
+"""Every database table of the organizer (the only module that defines tables).
+
+Conventions:
+- times are aware UTC datetimes (SQLModel stores them as UTC on SQLite and PostgreSQL alike);
+- JSON columns are always replaced by a new value, never mutated in place, because SQLAlchemy
+  does not notice in-place changes of a JSON value;
+- any schema change here needs an Alembic revision in ``organizer/migrations/versions``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from datetime import date as Date
+from typing import Any
+
+from sqlalchemy import JSON, Column, ForeignKey, Integer, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+ENTRY_MODES: tuple[str, ...] = ("totals", "scorepad", "assistant")
+ROUND_FORMATS: tuple[str, ...] = ("standard", "draft")
+TABLE_SIZES: tuple[int, ...] = (4, 3, 2)
+EDITIONS: tuple[str, ...] = ("2018", "2010")
+ROUND_STATUSES: tuple[str, ...] = ("proposed", "published", "finished")
+RESULT_STATUSES: tuple[str, ...] = ("entered", "confirmed", "disputed")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_token() -> str:
+    """An unguessable seat token (issue 4: private seat links)."""
+    return secrets.token_urlsafe(24)
+
+
+def _cascade_fk(target: str, nullable: bool = False) -> Any:
+    """A foreign key whose rows go when the parent goes (used only below an event)."""
+    return Field(
+        default=None if nullable else ...,
+        sa_column=Column(Integer, ForeignKey(target, ondelete="CASCADE"), nullable=nullable, index=True),
+    )
+
+
+class Organizer(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80, unique=True, index=True)
+    password_hash: str = Field(max_length=256)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SignInAttempt(SQLModel, table=True):
+    """Failed sign-ins, counted per client address and per account name for rate limiting
+    (kept in the database so every server process sees the same count)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    client: str = Field(max_length=64, index=True)
+    name: str = Field(max_length=80, index=True)
+    at: datetime = Field(default_factory=utcnow, index=True)
+
+
+class Event(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=120)
+    date: Date
+    edition: str = Field(default="2018", max_length=4)
+    #: one entry per round, "standard" or "draft"; its length is the number of rounds
+    round_formats: list[str] = Field(default_factory=lambda: ["standard"] * 3, sa_type=JSON)
+    preferred_table_size: int = Field(default=4)
+    point_scheme: str = Field(default="fraction", max_length=32)
+    tiebreak_order: list[str] = Field(default_factory=list, sa_type=JSON)
+    entry_modes: list[str] = Field(default_factory=lambda: ["totals", "scorepad"], sa_type=JSON)
+    #: optional pick timer of live drafts (issue 4)
+    pick_timer_seconds: int | None = Field(default=None)
+    created_by_id: int | None = Field(default=None, foreign_key="organizer.id")
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+    @property
+    def rounds(self) -> int:
+        return len(self.round_formats)
+
+
+class Player(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("event_id", "name_key", name="uq_player_event_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _cascade_fk("event.id")
+    name: str = Field(max_length=80)
+    #: case- and space-folded name: "Ann  Lee" and "ann lee" are the same player
+    name_key: str = Field(max_length=80)
+    club: str = Field(default="", max_length=80)
+    email: str = Field(default="", max_length=254)
+    checked_in: bool = Field(default=False)
+    dropped: bool = Field(default=False)
+    #: the last round the player played before dropping (None while still playing)
+    dropped_after_round: int | None = Field(default=None)
+    #: accessibility: always seated at this table number
+    fixed_table: int | None = Field(default=None)
+    #: first round the player can be seated in (late entry)
+    joined_round: int = Field(default=1)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Round(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_round_event_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _cascade_fk("event.id")
+    number: int
+    format: str = Field(default="standard", max_length=16)
+    status: str = Field(default="proposed", max_length=16)
+    seed: int = Field(default=0)
+    #: round clock for the projector view
+    duration_minutes: int | None = Field(default=None)
+    clock_started_at: datetime | None = Field(default=None)
+    created_at: datetime = Field(default_factory=utcnow)
+    published_at: datetime | None = Field(default=None)
+
+
+class GameTable(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("round_id", "number", name="uq_table_round_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = _cascade_fk("round.id")
+    number: int
+    #: species in play, in scorepad order
+    species: list[str] = Field(default_factory=list, sa_type=JSON)
+    #: played on the players' devices (issue 4)
+    digital: bool = Field(default=False)
+    #: engine game parameters (mode, seed, seats...) for a digital table
+    game: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    #: the engine's action log; the table's state is replayed from it
+    action_log: list[Any] = Field(default_factory=list, sa_type=JSON)
+    #: bumped on every change of the live game, for "changed since N?" polling
+    log_version: int = Field(default=0)
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("table_id", "position", name="uq_seat_table_position"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = _cascade_fk("gametable.id")
+    #: None for a bot in an empty seat (issue 4)
+    player_id: int | None = Field(default=None, foreign_key="player.id", index=True)
+    #: 0 is the start player; the last position is the dealer
+    position: int
+    token: str = Field(default_factory=new_token, max_length=64, unique=True)
+    is_bot: bool = Field(default=False)
+
+
+class Result(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("gametable.id", ondelete="CASCADE"), nullable=False, unique=True)
+    )
+    entry_mode: str = Field(default="totals", max_length=16)
+    #: per seat, in seat order: {"player_id", "points", "species_count", "scorepad": {species: points}}
+    seats: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
+    #: the score case (assistant mode, digital tables) and the engine's output for it
+    score_case: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    score_output: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    status: str = Field(default="entered", max_length=16)
+    dispute_note: str = Field(default="", max_length=500)
+    #: optimistic concurrency: a submit names the version it edits; a stale one is refused
+    version: int = Field(default=1)
+    entered_by: str = Field(default="", max_length=120)
+    entered_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Confirmation(SQLModel, table=True):
+    __table_args__ = (
+        UniqueConstraint("result_id", "result_version", "seat_id", name="uq_confirmation_seat"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    result_id: int = _cascade_fk("result.id")
+    #: a confirmation holds for the version the player saw; a correction needs new ones
+    result_version: int
+    #: the seat that confirmed, or None when an organizer confirmed for the table
+    seat_id: int | None = Field(default=None, foreign_key="seat.id")
+    organizer_id: int | None = Field(default=None, foreign_key="organizer.id")
+    at: datetime = Field(default_factory=utcnow)
+
+
+class AuditEntry(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _cascade_fk("event.id")
+    #: plain numbers, not foreign keys: the log must outlive what it describes
+    table_id: int | None = Field(default=None, index=True)
+    result_id: int | None = Field(default=None)
+    actor: str = Field(max_length=120)
+    action: str = Field(max_length=64)
+    at: datetime = Field(default_factory=utcnow, index=True)
+    old: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    new: dict[str, Any] | None = Field(default=None, sa_type=JSON)

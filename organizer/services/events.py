@@ -1,0 +1,219 @@
+"""Creating and editing events, with the defaults the issue names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from ..models import EDITIONS, ENTRY_MODES, ROUND_FORMATS, TABLE_SIZES, AuditEntry, Event, Round, utcnow
+from .errors import InputError
+
+MAX_ROUNDS = 20
+
+#: key → what the app shows; the default scheme is the issue's
+POINT_SCHEMES: dict[str, str] = {
+    "fraction": "Opponents beaten ÷ opponents at the table, a tie counting half "
+                "(a 2-player and a 4-player win are worth the same)",
+}
+DEFAULT_POINT_SCHEME = "fraction"
+
+TIEBREAKS: dict[str, str] = {
+    "game_points": "Total game points",
+    "opponents_average": "Opponents' average tournament points",
+    "species_count": "Species count",
+    "head_to_head": "Results between the tied players",
+}
+DEFAULT_TIEBREAKS: tuple[str, ...] = ("game_points", "opponents_average", "species_count", "head_to_head")
+DEFAULT_ENTRY_MODES: tuple[str, ...] = ("totals", "scorepad")
+
+
+@dataclass
+class EventInput:
+    name: str
+    date: date
+    edition: str = "2018"
+    round_formats: list[str] = field(default_factory=lambda: ["standard"] * 3)
+    preferred_table_size: int = 4
+    point_scheme: str = DEFAULT_POINT_SCHEME
+    tiebreak_order: list[str] = field(default_factory=lambda: list(DEFAULT_TIEBREAKS))
+    entry_modes: list[str] = field(default_factory=lambda: list(DEFAULT_ENTRY_MODES))
+    pick_timer_seconds: int | None = None
+
+
+def form_defaults(event: Event | None = None) -> dict[str, Any]:
+    """What the event form shows before anything is typed (strings, as a browser sends them)."""
+    if event is None:
+        data = EventInput(name="", date=date.today())
+    else:
+        data = EventInput(event.name, event.date, event.edition, list(event.round_formats),
+                          event.preferred_table_size, event.point_scheme, list(event.tiebreak_order),
+                          list(event.entry_modes), event.pick_timer_seconds)
+    form: dict[str, Any] = {
+        "name": data.name,
+        "date": data.date.isoformat(),
+        "edition": data.edition,
+        "rounds": str(len(data.round_formats)),
+        "preferred_table_size": str(data.preferred_table_size),
+        "point_scheme": data.point_scheme,
+        "entry_modes": list(data.entry_modes),
+        "pick_timer_seconds": "" if data.pick_timer_seconds is None else str(data.pick_timer_seconds),
+    }
+    for number, fmt in enumerate(data.round_formats, start=1):
+        form[f"format_{number}"] = fmt
+    for place, key in enumerate(data.tiebreak_order, start=1):
+        form[f"tiebreak_{place}"] = key
+    return form
+
+
+def round_count_from(form: Mapping[str, Any]) -> int:
+    """The round count typed so far, clamped to what the form can show (for re-rendering)."""
+    try:
+        return max(1, min(MAX_ROUNDS, int(str(form.get("rounds", "")).strip())))
+    except ValueError:
+        return 3
+
+
+def parse_event_form(form: Mapping[str, Any]) -> EventInput:
+    """Check every field and return the event's data, or raise InputError with a message per
+    field. ``form`` maps names to strings, except ``entry_modes`` which is a list."""
+    errors: dict[str, str] = {}
+    name = " ".join(str(form.get("name", "")).split())
+    if not name:
+        errors["name"] = "Give the event a name."
+    elif len(name) > 120:
+        errors["name"] = "Keep the name to 120 characters or fewer."
+
+    event_date = date.today()
+    try:
+        event_date = date.fromisoformat(str(form.get("date", "")).strip())
+    except ValueError:
+        errors["date"] = "Enter the date as YYYY-MM-DD."
+
+    edition = str(form.get("edition", ""))
+    if edition not in EDITIONS:
+        errors["edition"] = "Choose the 2018 or the 2010 edition."
+
+    rounds = 0
+    try:
+        rounds = int(str(form.get("rounds", "")).strip())
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise ValueError
+    except ValueError:
+        errors["rounds"] = f"Enter a whole number of rounds from 1 to {MAX_ROUNDS}."
+        rounds = 0
+    formats: list[str] = []
+    for number in range(1, rounds + 1):
+        fmt = str(form.get(f"format_{number}", "standard") or "standard")
+        if fmt not in ROUND_FORMATS:
+            errors[f"format_{number}"] = "Choose standard game or draft."
+        formats.append(fmt)
+
+    size = 0
+    try:
+        size = int(str(form.get("preferred_table_size", "")))
+        if size not in TABLE_SIZES:
+            raise ValueError
+    except ValueError:
+        errors["preferred_table_size"] = "Tables seat 4, 3 or 2 players: choose one of these."
+
+    scheme = str(form.get("point_scheme", DEFAULT_POINT_SCHEME))
+    if scheme not in POINT_SCHEMES:
+        errors["point_scheme"] = "Choose one of the listed tournament-point schemes."
+
+    order = [str(form.get(f"tiebreak_{place}", "")) for place in range(1, len(TIEBREAKS) + 1)]
+    if sorted(order) != sorted(TIEBREAKS):
+        errors["tiebreak_order"] = "Use each tie-break exactly once."
+
+    raw_modes = form.get("entry_modes", [])
+    modes = [raw_modes] if isinstance(raw_modes, str) else list(raw_modes)
+    if not modes:
+        errors["entry_modes"] = "Allow at least one way of entering results."
+    elif any(mode not in ENTRY_MODES for mode in modes):
+        errors["entry_modes"] = "Unknown result-entry mode."
+    modes = [mode for mode in ENTRY_MODES if mode in modes]
+
+    timer: int | None = None
+    raw_timer = str(form.get("pick_timer_seconds", "") or "").strip()
+    if raw_timer:
+        try:
+            timer = int(raw_timer)
+            if not 10 <= timer <= 600:
+                raise ValueError
+        except ValueError:
+            errors["pick_timer_seconds"] = "Leave empty for no timer, or enter 10 to 600 seconds."
+
+    if errors:
+        raise InputError(errors)
+    return EventInput(name, event_date, edition, formats, size, scheme, order, modes, timer)
+
+
+def _snapshot(event: Event) -> dict[str, Any]:
+    return {
+        "name": event.name, "date": event.date.isoformat(), "edition": event.edition,
+        "round_formats": list(event.round_formats), "preferred_table_size": event.preferred_table_size,
+        "point_scheme": event.point_scheme, "tiebreak_order": list(event.tiebreak_order),
+        "entry_modes": list(event.entry_modes), "pick_timer_seconds": event.pick_timer_seconds,
+    }
+
+
+def create_event(session: Session, data: EventInput, organizer_id: int | None, actor: str) -> Event:
+    event = Event(**asdict(data), created_by_id=organizer_id)
+    session.add(event)
+    session.flush()
+    assert event.id is not None
+    session.add(AuditEntry(event_id=event.id, actor=actor, action="event.created", new=_snapshot(event)))
+    session.commit()
+    session.refresh(event)
+    return event
+
+
+def rounds_started(session: Session, event_id: int) -> list[Round]:
+    return list(session.exec(select(Round).where(Round.event_id == event_id).order_by(col(Round.number))).all())
+
+
+def update_event(session: Session, event: Event, data: EventInput, actor: str) -> Event:
+    """Apply an edit; refuses what would contradict rounds already made."""
+    assert event.id is not None
+    started = rounds_started(session, event.id)
+    errors: dict[str, str] = {}
+    if started:
+        if data.edition != event.edition:
+            errors["edition"] = "Round 1 is already seated with this edition's species; the edition can no longer change."
+        if len(data.round_formats) < len(started):
+            errors["rounds"] = f"{len(started)} rounds already exist; the event needs at least that many."
+        for made in started:
+            index = made.number - 1
+            if index < len(data.round_formats) and data.round_formats[index] != made.format:
+                errors[f"format_{made.number}"] = f"Round {made.number} already exists as a {made.format} round."
+    if errors:
+        raise InputError(errors)
+    old = _snapshot(event)
+    for key, value in asdict(data).items():
+        setattr(event, key, value)
+    event.updated_at = utcnow()
+    new = _snapshot(event)
+    if new != old:
+        session.add(AuditEntry(event_id=event.id, actor=actor, action="event.updated",
+                               old={k: v for k, v in old.items() if new[k] != v},
+                               new={k: v for k, v in new.items() if old[k] != v}))
+    session.add(event)
+    session.commit()
+    session.refresh(event)
+    return event
+
+
+def list_events(session: Session) -> Sequence[Event]:
+    return session.exec(select(Event).order_by(col(Event.date).desc(), col(Event.id).desc())).all()
+
+
+def event_counts(session: Session, event_id: int) -> dict[str, int]:
+    from ..models import Player
+
+    players = session.exec(select(func.count()).select_from(Player).where(Player.event_id == event_id)).one()
+    checked = session.exec(select(func.count()).select_from(Player).where(
+        Player.event_id == event_id, col(Player.checked_in).is_(True), col(Player.dropped).is_(False))).one()
+    return {"players": int(players), "checked_in": int(checked)}

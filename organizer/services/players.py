@@ -1,0 +1,240 @@
+"""Registering players: one by one or from CSV, check-in, drop, late entry, fixed tables."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from ..models import AuditEntry, Event, GameTable, Player, Round, Seat
+from .errors import InputError
+
+MAX_NAME = 80
+MAX_CLUB = 80
+MAX_TABLE_NUMBER = 500
+_EMAIL = re.compile(r"^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$")
+
+
+def name_key(name: str) -> str:
+    """Names that differ only in case or spacing belong to one player."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
+class PlayerInput:
+    name: str
+    club: str = ""
+    email: str = ""
+
+
+def check_fields(name: str, club: str, email: str) -> tuple[PlayerInput, dict[str, str]]:
+    name, club, email = " ".join(name.split()), " ".join(club.split()), email.strip()
+    errors: dict[str, str] = {}
+    if not name:
+        errors["name"] = "Enter the player's name."
+    elif len(name) > MAX_NAME:
+        errors["name"] = f"Keep the name to {MAX_NAME} characters or fewer."
+    if len(club) > MAX_CLUB:
+        errors["club"] = f"Keep the club to {MAX_CLUB} characters or fewer."
+    if email and (len(email) > 254 or not _EMAIL.match(email)):
+        errors["email"] = f"{email!r} is not an e-mail address."
+    return PlayerInput(name, club, email), errors
+
+
+def list_players(session: Session, event_id: int) -> Sequence[Player]:
+    return session.exec(select(Player).where(Player.event_id == event_id)
+                        .order_by(func.lower(Player.name), col(Player.id))).all()
+
+
+def get_player(session: Session, event_id: int, player_id: int) -> Player | None:
+    player = session.get(Player, player_id)
+    return player if player is not None and player.event_id == event_id else None
+
+
+def _existing_keys(session: Session, event_id: int) -> dict[str, str]:
+    rows = session.exec(select(Player.name_key, Player.name).where(Player.event_id == event_id)).all()
+    return {key: name for key, name in rows}
+
+
+def started_rounds(session: Session, event_id: int) -> int:
+    """How many rounds have been published: a player added now joins the round after them."""
+    number = session.exec(select(func.max(Round.number)).where(
+        Round.event_id == event_id, col(Round.status).in_(("published", "finished")))).one()
+    return int(number or 0)
+
+
+def _audit(session: Session, event_id: int, actor: str, action: str,
+           old: dict[str, Any] | None = None, new: dict[str, Any] | None = None) -> None:
+    session.add(AuditEntry(event_id=event_id, actor=actor, action=action, old=old, new=new))
+
+
+def add_player(session: Session, event: Event, name: str, club: str, email: str, actor: str) -> Player:
+    assert event.id is not None
+    data, errors = check_fields(name, club, email)
+    if not errors:
+        existing = _existing_keys(session, event.id).get(name_key(data.name))
+        if existing is not None:
+            errors["name"] = f"{existing} is already registered for this event."
+    if errors:
+        raise InputError(errors)
+    joined = started_rounds(session, event.id) + 1
+    player = Player(event_id=event.id, name=data.name, name_key=name_key(data.name), club=data.club,
+                    email=data.email, joined_round=joined)
+    session.add(player)
+    _audit(session, event.id, actor, "player.added", new={"name": data.name, "joined_round": joined})
+    session.commit()
+    session.refresh(player)
+    return player
+
+
+def decode_upload(raw: bytes) -> str:
+    """Spreadsheets save CSV as UTF-8 (often with a BOM) or, on Windows, as cp1252."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+
+
+def _delimiter(first_line: str) -> str:
+    for candidate in ("\t", ";"):
+        if candidate in first_line and "," not in first_line:
+            return candidate
+    return ","
+
+
+def parse_player_csv(text: str) -> list[PlayerInput]:
+    """Rows of name, optional club, optional e-mail; an optional header row names the columns
+    (in any order). Raises InputError naming every bad line, under the key "csv"."""
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first))
+    columns = ["name", "club", "email"]
+    rows: list[tuple[int, PlayerInput]] = []
+    problems: list[str] = []
+    header_seen = False
+    for row in reader:
+        line = reader.line_num
+        cells = [cell.strip() for cell in row]
+        if not any(cells):
+            continue
+        if not header_seen and not rows and not problems:
+            header_seen = True
+            lowered = [cell.casefold() for cell in cells]
+            if "name" in lowered:
+                unknown = [cell for cell in lowered if cell and cell not in ("name", "club", "email", "e-mail")]
+                if unknown:
+                    problems.append(f"Line {line}: unknown column {unknown[0]!r} (use name, club, email).")
+                columns = ["email" if cell == "e-mail" else cell for cell in lowered]
+                continue
+        if len(cells) > len(columns) and any(cells[len(columns):]):
+            problems.append(f"Line {line}: {len(cells)} columns; expected at most {len(columns)} "
+                            f"({', '.join(columns)}). Put names containing commas in double quotes.")
+            continue
+        values = dict(zip(columns, cells))
+        data, errors = check_fields(values.get("name", ""), values.get("club", ""), values.get("email", ""))
+        if errors:
+            problems.append(f"Line {line}: " + " ".join(errors.values()))
+            continue
+        rows.append((line, data))
+    seen: dict[str, int] = {}
+    for line, data in rows:
+        key = name_key(data.name)
+        if key in seen:
+            problems.append(f"Line {line}: {data.name} already appears on line {seen[key]}.")
+        seen.setdefault(key, line)
+    if problems:
+        raise InputError({"csv": " ".join(problems[:20]) + (f" (and {len(problems) - 20} more)" if len(problems) > 20 else "")})
+    if not rows:
+        raise InputError({"csv": "No players found: paste one player per line (name, club, email)."})
+    return [data for _, data in rows]
+
+
+def import_players(session: Session, event: Event, text: str, actor: str) -> list[Player]:
+    """All or nothing: one bad line and no player is added."""
+    assert event.id is not None
+    parsed = parse_player_csv(text)
+    existing = _existing_keys(session, event.id)
+    clashes = [f"{data.name} is already registered." for data in parsed if name_key(data.name) in existing]
+    if clashes:
+        raise InputError({"csv": "Nothing imported. " + " ".join(clashes[:20])})
+    joined = started_rounds(session, event.id) + 1
+    players = [Player(event_id=event.id, name=data.name, name_key=name_key(data.name), club=data.club,
+                      email=data.email, joined_round=joined) for data in parsed]
+    session.add_all(players)
+    _audit(session, event.id, actor, "players.imported", new={"names": [p.name for p in players]})
+    session.commit()
+    return players
+
+
+def set_checked_in(session: Session, player: Player, checked_in: bool, actor: str) -> Player:
+    if player.checked_in != checked_in:
+        player.checked_in = checked_in
+        session.add(player)
+        _audit(session, player.event_id, actor, "player.checked_in" if checked_in else "player.checked_out",
+               new={"player": player.name})
+        session.commit()
+    return player
+
+
+def set_dropped(session: Session, player: Player, dropped: bool, actor: str) -> Player:
+    """A dropped player keeps every past result and is not seated in later rounds."""
+    if player.dropped == dropped:
+        return player
+    player.dropped = dropped
+    player.dropped_after_round = started_rounds(session, player.event_id) if dropped else None
+    if not dropped:
+        player.joined_round = max(player.joined_round, started_rounds(session, player.event_id) + 1)
+    session.add(player)
+    _audit(session, player.event_id, actor, "player.dropped" if dropped else "player.reinstated",
+           new={"player": player.name, "after_round": player.dropped_after_round})
+    session.commit()
+    return player
+
+
+def set_fixed_table(session: Session, player: Player, raw: str, actor: str) -> Player:
+    raw = raw.strip()
+    number: int | None = None
+    if raw:
+        try:
+            number = int(raw)
+            if not 1 <= number <= MAX_TABLE_NUMBER:
+                raise ValueError
+        except ValueError:
+            raise InputError({"fixed_table": f"Enter a table number from 1 to {MAX_TABLE_NUMBER}, or leave empty."})
+    if number != player.fixed_table:
+        old = player.fixed_table
+        player.fixed_table = number
+        session.add(player)
+        _audit(session, player.event_id, actor, "player.fixed_table",
+               old={"player": player.name, "fixed_table": old}, new={"player": player.name, "fixed_table": number})
+        session.commit()
+    return player
+
+
+def has_been_seated(session: Session, player_id: int) -> bool:
+    return session.exec(select(Seat.id).where(Seat.player_id == player_id)).first() is not None
+
+
+def remove_player(session: Session, player: Player, actor: str) -> None:
+    """Only a player never seated can be removed (a typo); anyone who played is dropped instead."""
+    assert player.id is not None
+    if has_been_seated(session, player.id):
+        raise InputError({"": f"{player.name} has been seated in a round; drop them instead of removing."})
+    _audit(session, player.event_id, actor, "player.removed", old={"name": player.name})
+    session.delete(player)
+    session.commit()
+
+
+def seated_table_numbers(session: Session, event_id: int) -> dict[int, int]:
+    """Player id → table number in the event's latest round, for the player list."""
+    latest = session.exec(select(Round).where(Round.event_id == event_id).order_by(col(Round.number).desc())).first()
+    if latest is None:
+        return {}
+    rows = session.exec(select(Seat.player_id, GameTable.number).join(GameTable, col(GameTable.id) == Seat.table_id)
+                        .where(GameTable.round_id == latest.id)).all()
+    return {pid: number for pid, number in rows if pid is not None}

@@ -1,0 +1,117 @@
+"""Creating and editing events."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from organizer.models import AuditEntry, Event, Round
+
+from .conftest import HX, error_beside, event_form
+
+
+def test_new_event_form_shows_the_defaults(signed_in: FlaskClient) -> None:
+    page = signed_in.get("/events/new").text
+    assert 'name="rounds" type="number" value="3"' in page
+    assert "Opponents beaten ÷ opponents at the table, a tie counting half" in page
+    assert ("Default: total game points, then opponents&#39; average tournament points, "
+            "then species count, then results between the tied players.") in page
+    assert 'value="4" checked' in page
+    assert 'value="totals" checked' in page
+
+
+def test_create_event(signed_in: FlaskClient, session: Session) -> None:
+    response = signed_in.post("/events/new", data=event_form(pick_timer_seconds="45"))
+    assert response.status_code == 302
+    event = session.exec(select(Event)).one()
+    assert response.headers["Location"] == f"/events/{event.id}/players"
+    assert event.name == "Autumn Cup" and event.date == date(2026, 10, 3)
+    assert event.round_formats == ["standard", "draft", "standard"] and event.rounds == 3
+    assert event.tiebreak_order == ["game_points", "opponents_average", "species_count", "head_to_head"]
+    assert event.entry_modes == ["totals", "scorepad"]
+    assert event.pick_timer_seconds == 45
+    overview = signed_in.get(f"/events/{event.id}").text
+    assert "Autumn Cup" in overview and "2: Draft" in overview
+    assert session.exec(select(AuditEntry).where(AuditEntry.action == "event.created")).one().actor == "Tess"
+    assert "Autumn Cup" in signed_in.get("/").text
+
+
+def test_create_event_with_htmx_redirects_the_page(signed_in: FlaskClient) -> None:
+    response = signed_in.post("/events/new", data=event_form(), headers=HX)
+    assert response.status_code == 200 and response.headers["HX-Redirect"].endswith("/players")
+
+
+def test_bad_event_input_gets_messages_beside_fields_and_keeps_what_was_typed(signed_in: FlaskClient, session: Session) -> None:
+    response = signed_in.post("/events/new", data=event_form(
+        name="Typed Name", date="03/10/2026", rounds="3", format_2="chess", preferred_table_size="5",
+        tiebreak_2="game_points", entry_modes=[], pick_timer_seconds="5"))
+    assert response.status_code == 422
+    html = response.text
+    assert "YYYY-MM-DD" in error_beside(html, "date") or "YYYY-MM-DD" in html
+    assert "Nothing was saved" in html
+    assert "4, 3 or 2" in html
+    assert "each tie-break exactly once" in html
+    assert "at least one way of entering results" in html
+    assert "Choose standard game or draft" in html
+    assert "10 to 600 seconds" in error_beside(html, "pick_timer_seconds")
+    assert 'value="Typed Name"' in html
+    assert session.exec(select(Event)).all() == []
+
+
+def test_empty_name_and_bad_round_count(signed_in: FlaskClient) -> None:
+    response = signed_in.post("/events/new", data=event_form(name="  ", rounds="0"), headers=HX)
+    assert response.status_code == 422
+    assert not response.text.lstrip().startswith("<!doctype")
+    assert "Give the event a name" in error_beside(response.text, "name")
+    assert "1 to 20" in error_beside(response.text, "rounds")
+
+
+def test_round_format_fragment_follows_the_round_count(signed_in: FlaskClient) -> None:
+    response = signed_in.get("/events/round-formats?rounds=5&format_2=draft", headers=HX)
+    assert response.status_code == 200
+    assert response.text.count("<select") == 5
+    assert 'value="draft" selected' in response.text
+    assert signed_in.get("/events/round-formats?rounds=abc", headers=HX).text.count("<select") == 3
+
+
+def test_edit_event(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    page = signed_in.get(f"/events/{event.id}/edit").text
+    assert 'value="Spring Open"' in page
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(name="Spring Open II", rounds="4", format_4="draft",
+                                                                         tiebreak_1="species_count", tiebreak_3="game_points"))
+    assert response.status_code == 302
+    session.refresh(event)
+    assert event.name == "Spring Open II" and event.round_formats[-1] == "draft"
+    assert event.tiebreak_order[0] == "species_count"
+    audit = session.exec(select(AuditEntry).where(AuditEntry.action == "event.updated")).one()
+    assert audit.old and audit.old["name"] == "Spring Open" and audit.new and audit.new["name"] == "Spring Open II"
+
+
+def test_bad_edit_changes_nothing(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(name="New name", edition="1999"))
+    assert response.status_code == 422
+    assert "2018 or the 2010" in response.text
+    session.refresh(event)
+    assert event.name == "Spring Open"
+
+
+def test_edit_cannot_contradict_rounds_already_made(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    assert event.id is not None
+    session.add(Round(event_id=event.id, number=1, format="standard", status="published"))
+    session.add(Round(event_id=event.id, number=2, format="standard", status="proposed"))
+    session.commit()
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(rounds="1", edition="2010"))
+    assert response.status_code == 422
+    assert "2 rounds already exist" in response.text
+    assert "edition can no longer change" in response.text
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(format_1="draft"))
+    assert "Round 1 already exists as a standard round" in response.text
+    session.refresh(event)
+    assert event.round_formats == ["standard"] * 3 and event.edition == "2018"
+
+
+def test_unknown_event_is_404(signed_in: FlaskClient) -> None:
+    assert signed_in.get("/events/42/edit").status_code == 404
+    assert signed_in.post("/events/42/edit", data=event_form()).status_code == 404

@@ -1,0 +1,193 @@
+"""Registering players: one by one, CSV, check-in, drop, late entry, fixed tables."""
+
+from __future__ import annotations
+
+import html
+import io
+
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from organizer.models import Event, GameTable, Player, Round, Seat
+from organizer.services import players as service
+
+from .conftest import HX, error_beside
+
+
+def players_of(session: Session, event: Event) -> list[Player]:
+    session.expire_all()
+    return list(session.exec(select(Player).where(Player.event_id == event.id).order_by(Player.id)).all())
+
+
+def add(client: FlaskClient, event: Event, name: str, club: str = "", email: str = "", htmx: bool = False):  # type: ignore[no-untyped-def]
+    return client.post(f"/events/{event.id}/players", data={"name": name, "club": club, "email": email},
+                       headers=HX if htmx else {})
+
+
+def test_add_players_one_by_one(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    assert add(signed_in, event, "Ann Lee", "Riverside", "ann@example.org").status_code == 302
+    response = add(signed_in, event, "Bo Chen", htmx=True)
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<div id="players-panel">')
+    assert "Bo Chen added." in response.text and "Ann Lee" in response.text
+    assert 'name="name" type="text" value=""' in response.text  # the form is ready for the next name
+    players = players_of(session, event)
+    assert [(p.name, p.club, p.email, p.joined_round) for p in players] == [
+        ("Ann Lee", "Riverside", "ann@example.org", 1), ("Bo Chen", "", "", 1)]
+    page = signed_in.get(f"/events/{event.id}/players").text
+    assert "2 registered, 0 checked in" in page
+
+
+def test_duplicate_names_are_refused(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add(signed_in, event, "Ann Lee")
+    response = add(signed_in, event, "  ann   LEE ", "Other club", htmx=True)
+    assert response.status_code == 422
+    assert "Ann Lee is already registered" in error_beside(response.text, "name")
+    assert 'value="Other club"' in response.text
+    assert len(players_of(session, event)) == 1
+
+
+def test_bad_player_fields(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    response = add(signed_in, event, "", email="not-an-address")
+    assert response.status_code == 422
+    assert "Enter the player's name" in error_beside(response.text, "name")
+    assert "is not an e-mail address" in error_beside(response.text, "email")
+    assert players_of(session, event) == []
+
+
+def test_paste_csv_with_header_any_column_order(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    text = "Name;E-mail;Club\nAnn Lee;ann@example.org;Riverside\n\n\"Chen, Bo\";;\nCy Dorn;;Hill Club\n"
+    response = signed_in.post(f"/events/{event.id}/players/import", data={"csv_text": text})
+    assert response.status_code == 302
+    players = players_of(session, event)
+    assert [(p.name, p.club, p.email) for p in players] == [
+        ("Ann Lee", "Riverside", "ann@example.org"), ("Chen, Bo", "", ""), ("Cy Dorn", "Hill Club", "")]
+    assert "3 players imported" in signed_in.get(f"/events/{event.id}/players").text
+
+
+def test_upload_csv_file_without_header(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    data = {"csv_file": (io.BytesIO("\ufeffZoë Ward,North,zoe@example.org\nYan Li\n".encode("utf-8")), "players.csv")}
+    response = signed_in.post(f"/events/{event.id}/players/import", data=data, content_type="multipart/form-data")
+    assert response.status_code == 302
+    assert [p.name for p in players_of(session, event)] == ["Zoë Ward", "Yan Li"]
+
+
+def test_windows_encoded_upload(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    data = {"csv_file": (io.BytesIO("José Ruiz,Café Club\n".encode("cp1252")), "players.csv")}
+    signed_in.post(f"/events/{event.id}/players/import", data=data, content_type="multipart/form-data")
+    assert [(p.name, p.club) for p in players_of(session, event)] == [("José Ruiz", "Café Club")]
+
+
+def test_a_bad_csv_line_is_named_and_nothing_is_imported(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    text = "Ann Lee,Riverside\nBo Chen,Club,bad-email\nCy Dorn,a,b@c.de,extra\nann lee\n"
+    response = signed_in.post(f"/events/{event.id}/players/import", data={"csv_text": text}, headers=HX)
+    assert response.status_code == 422
+    assert response.text.lstrip().startswith('<form id="player-import-form"')
+    assert "Line 2:" in response.text and "bad-email" in response.text
+    assert "Line 3: 4 columns" in response.text
+    assert "Line 4: ann lee already appears on line 1" in response.text
+    assert "Ann Lee,Riverside" in response.text  # the pasted text is still there
+    assert players_of(session, event) == []
+
+
+def test_csv_clashing_with_registered_players_imports_nothing(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add(signed_in, event, "Ann Lee")
+    response = signed_in.post(f"/events/{event.id}/players/import", data={"csv_text": "Dee Fox\nANN LEE\n"})
+    assert response.status_code == 422
+    assert "Nothing imported. ANN LEE is already registered" in response.text
+    assert [p.name for p in players_of(session, event)] == ["Ann Lee"]
+
+
+def test_empty_import_and_unknown_header(signed_in: FlaskClient, event: Event) -> None:
+    response = signed_in.post(f"/events/{event.id}/players/import", data={"csv_text": "  \n"})
+    assert "No players found" in response.text
+    response = signed_in.post(f"/events/{event.id}/players/import", data={"csv_text": "name,phone\nAnn,123\n"})
+    assert "Line 1: unknown column 'phone'" in html.unescape(response.text)
+
+
+def test_check_in_toggle_is_an_htmx_fragment_and_idempotent(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add(signed_in, event, "Ann Lee")
+    ann = players_of(session, event)[0]
+    url = f"/events/{event.id}/players/{ann.id}/check-in"
+    for _ in range(2):  # a double tap leaves the player checked in
+        response = signed_in.post(url, data={"checked_in": "1"}, headers=HX)
+        assert response.status_code == 200
+        assert response.text.lstrip().startswith(f'<tr id="player-{ann.id}"')
+        assert "checked in</span>" in response.text
+    assert players_of(session, event)[0].checked_in is True
+    signed_in.post(url, data={"checked_in": "0"})
+    assert players_of(session, event)[0].checked_in is False
+
+
+def test_drop_keeps_the_player_and_reinstate(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add(signed_in, event, "Ann Lee")
+    ann = players_of(session, event)[0]
+    assert event.id is not None and ann.id is not None
+    session.add(Round(event_id=event.id, number=1, status="published"))
+    session.commit()
+    response = signed_in.post(f"/events/{event.id}/players/{ann.id}/drop", data={"dropped": "1"}, headers=HX)
+    assert "dropped after round 1" in response.text
+    ann = players_of(session, event)[0]
+    assert ann.dropped and ann.dropped_after_round == 1
+    signed_in.post(f"/events/{event.id}/players/{ann.id}/drop", data={"dropped": "0"})
+    ann = players_of(session, event)[0]
+    assert not ann.dropped and ann.joined_round == 2
+
+
+def test_late_entry_joins_the_next_round(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    assert event.id is not None
+    session.add(Round(event_id=event.id, number=1, status="published"))
+    session.commit()
+    response = add(signed_in, event, "Late Larry", htmx=True)
+    assert "Late entry: joins from round 2" in response.text
+    assert players_of(session, event)[0].joined_round == 2
+    assert "from round 2" in signed_in.get(f"/events/{event.id}/players").text
+
+
+def test_fix_a_player_to_a_table(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add(signed_in, event, "Ann Lee")
+    ann = players_of(session, event)[0]
+    url = f"/events/{event.id}/players/{ann.id}/fixed-table"
+    response = signed_in.post(url, data={"fixed_table": "3"}, headers=HX)
+    assert response.status_code == 200 and 'value="3"' in response.text
+    assert players_of(session, event)[0].fixed_table == 3
+    response = signed_in.post(url, data={"fixed_table": "zero"}, headers=HX)
+    assert response.status_code == 422
+    assert "table number from 1 to 500" in response.text and 'value="zero"' in response.text
+    assert players_of(session, event)[0].fixed_table == 3
+    signed_in.post(url, data={"fixed_table": ""})
+    assert players_of(session, event)[0].fixed_table is None
+
+
+def test_remove_only_before_seated(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add(signed_in, event, "Ann Lee")
+    add(signed_in, event, "Bo Chen")
+    ann, bo = players_of(session, event)
+    assert signed_in.post(f"/events/{event.id}/players/{ann.id}/remove", headers=HX).text == ""
+    assert event.id is not None
+    rnd = Round(event_id=event.id, number=1)
+    session.add(rnd)
+    session.flush()
+    assert rnd.id is not None
+    table = GameTable(round_id=rnd.id, number=1)
+    session.add(table)
+    session.flush()
+    assert table.id is not None
+    session.add(Seat(table_id=table.id, player_id=bo.id, position=0))
+    session.commit()
+    response = signed_in.post(f"/events/{event.id}/players/{bo.id}/remove", headers=HX)
+    assert response.status_code == 422 and "drop them instead" in response.text
+    assert [p.name for p in players_of(session, event)] == ["Bo Chen"]
+
+
+def test_player_of_another_event_is_404(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    from .conftest import create_event
+
+    other = create_event(session, name="Other")
+    add(signed_in, other, "Zed")
+    zed = players_of(session, other)[0]
+    assert signed_in.post(f"/events/{event.id}/players/{zed.id}/check-in", data={"checked_in": "1"}).status_code == 404
+
+
+def test_csv_parser_directly() -> None:
+    assert service.parse_player_csv("a\tb\tc@d.ef\n") == [service.PlayerInput("a", "b", "c@d.ef")]
