@@ -1,0 +1,141 @@
+"""The solo game, "The Garden of Non-Forking Paths" (RULES.md §4), as a state machine."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+import pytest
+
+from engine.actions import DECK, SHARED_DISCARD, Discard, Draw, Give, Play
+from engine.cards import Edition, edition_species
+from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
+from engine.game import TERMINAL, Game
+from engine.solo import SoloState
+
+
+def new(seed: int = 1) -> SoloState:
+    state = Game("solo", 1, seed=seed).new_initial_state()
+    assert isinstance(state, SoloState)
+    return state
+
+
+def snapshot(state: SoloState) -> tuple[Any, ...]:
+    return (state.to_json(), [state.view(seat) for seat in (None, 0, 1)], state.legal_actions())
+
+
+def refused(state: SoloState, error: type[Exception], apply: Callable[[], None], *words: str) -> None:
+    before = snapshot(state)
+    with pytest.raises(error) as caught:
+        apply()
+    for word in words:
+        assert word in str(caught.value)
+    assert snapshot(state) == before
+
+
+def draw_and_play(state: SoloState, first: Draw = Draw(DECK), second: Draw = Draw(DECK)) -> None:
+    state.apply_action(first)
+    state.apply_action(second)
+    state.apply_action(Play(state.hands[0][0], state.legal_cells()[0]))
+
+
+def test_setup_six_species_seven_cards_one_face_up_discard_and_an_empty_q() -> None:
+    state = new()
+    assert len(state.species) == 6 and set(state.species) <= set(edition_species(Edition.E2018))
+    assert state.names == ("Player 1", "Q")
+    assert len(state.hands[0]) == 7 and state.hands[1] == []
+    assert len(state.piles) == 1 and len(state.piles[0]) == 1
+    assert len(state.deck) == 48 - 8
+    assert len(state.arboretums[1]) == 0
+    assert state.current_player() == 0
+    assert state.legal_actions() == [Draw(DECK), Draw(SHARED_DISCARD)]
+    view = state.view(0)
+    assert view["discard_piles"] == [[str(state.piles[0][0])]] and view["hand_sizes"] == [7, 0]
+
+
+def test_a_turn_gives_q_a_card_where_the_player_chooses_then_refills() -> None:
+    state = new(2)
+    shown = state.piles[0][-1]
+    state.apply_action(Draw(SHARED_DISCARD))
+    assert shown in state.hands[0] and not state.piles[0]
+    assert state.legal_actions() == [Draw(DECK)]  # the shared pile is empty now
+    refused(state, IllegalActionError, lambda: state.apply_action(Draw(SHARED_DISCARD)), "the discard pile is empty")
+    state.apply_action(Draw(DECK))
+    state.apply_action(Play(state.hands[0][0], (0, 0)))
+    assert state.phase == "give" and state.view(0)["place_into"] == 1
+    assert state.legal_cells() == [(0, 0)]
+    card = state.hands[0][0]
+    assert state.legal_actions() == [Give(c, (0, 0)) for c in state.hands[0]]
+    deck = list(state.deck)
+    state.apply_action(Give(card, (3, 3)))  # Q's first card may go anywhere
+    assert state.arboretums[1][(3, 3)] == card and card not in state.hands[0]
+    # one card face up onto the discard pile, the next face down into Q's hand
+    assert state.piles[0] == [deck[-1]] and state.hands[1] == [deck[-2]]
+    assert state.deck == deck[:-2]
+    assert len(state.hands[0]) == 7 and state.phase == "draw1" and state.current_player() == 0
+    view = state.view(0)
+    assert view["hand_sizes"] == [7, 1] and str(deck[-2]) not in str(view)
+    # later cards for Q follow the placement rule in Q's arboretum
+    draw_and_play(state)
+    card = state.hands[0][0]
+    refused(state, PlacementError, lambda: state.apply_action(Give(card, (0, 0))), str(card), "0,0", "Q's arboretum")
+    refused(state, PlacementError, lambda: state.apply_action(Give(card, (3, 3))), "already holds")
+    state.apply_action(Give(card, (3, 4)))
+    assert len(state.arboretums[1]) == 2
+
+
+def test_the_last_deck_card_goes_to_the_discard_pile_and_the_game_ends() -> None:
+    state = new(3)
+    state.deck = state.deck[-3:]
+    draw_and_play(state, Draw(DECK), Draw(DECK))
+    state.apply_action(Give(state.hands[0][0], (0, 0)))
+    last = state.piles[0][-1]
+    assert state.is_terminal() and state.hands[1] == [] and len(state.piles[0]) == 2
+    assert last not in state.hands[1]
+    assert state.current_player() == TERMINAL and state.legal_actions() == []
+    outcome = state.outcome()
+    assert outcome is not None and outcome.rules == "solo" and len(outcome.winners) == 1
+    assert state.view(0)["hands"][1] == []
+    refused(state, GameOverError, lambda: state.apply_action(Draw(DECK)), "over")
+
+
+def test_a_deck_emptied_by_the_draws_ends_the_game_after_that_turn() -> None:
+    state = new(4)
+    state.deck = state.deck[-1:]
+    state.apply_action(Draw(DECK))
+    assert state.legal_actions() == [Draw(SHARED_DISCARD)]  # the draw pile is empty
+    state.apply_action(Draw(SHARED_DISCARD))
+    state.apply_action(Play(state.hands[0][0], (0, 0)))
+    assert not state.is_terminal()  # the turn is finished as far as it can be
+    state.apply_action(Give(state.hands[0][0], (0, 0)))
+    assert state.is_terminal() and state.piles[0] == [] and len(state.hands[0]) == 7
+
+
+def test_q_never_acts_and_its_hand_is_hidden_until_the_end() -> None:
+    state = new(5)
+    rng = random.Random(5)
+    refused(state, NotYourTurnError, lambda: state.apply_action(Draw(DECK), 1), "seat 1 (Q)", "never acts")
+    assert state.legal_actions(1) == []
+    while not state.is_terminal():
+        hidden = {str(card) for card in state.hands[1]} | {str(card) for card in state.deck}
+        for seat in (None, 0, 1):
+            text = str(state.view(seat))
+            assert not any(card in text for card in hidden)
+        state.apply_action(state.random_action(rng))
+    view = state.view(0)
+    assert view["hands"][1] == [str(card) for card in sorted(state.hands[1])]
+    assert len(state.hands[1]) >= 10  # one a turn while the draw pile lasts
+    assert view["outcome"]["winners"] in (["Player 1"], ["Q"])
+
+
+def test_wrong_actions_change_nothing() -> None:
+    state = new(6)
+    card = state.hands[0][0]
+    refused(state, IllegalActionError, lambda: state.apply_action(Draw(0)), "no such discard pile")
+    refused(state, IllegalActionError, lambda: state.apply_action(Give(card, (0, 0))), "seat 0", "to draw")
+    draw_and_play(state)
+    card = state.hands[0][0]
+    refused(state, IllegalActionError, lambda: state.apply_action(Discard(card)), "to give Q a card", "give CARD at X,Y")
+    refused(state, IllegalActionError, lambda: state.apply_action(Play(card, (1, 0))), "to give Q a card")
+    stranger = state.deck[-1]
+    refused(state, IllegalActionError, lambda: state.apply_action(Give(stranger, (0, 0))), str(stranger), "not in their hand")
