@@ -1,0 +1,99 @@
+"""Bots for every game mode, behind one small interface.
+
+A bot is anything with a ``name`` and ``choose(state, seat, rng) -> Action`` returning one of
+``state.legal_actions(seat)``. Bots are stateless between calls: everything they use is read from
+the state at the moment of choosing, and only what ``seat`` may see (the seat's own hand or hand
+in front of it, every arboretum, the face-up discard piles, the size of the draw pile and of the
+other hands, the species in play and the public log of a turn-based game; never another seat's
+hand, the draw pile's order, Q's hand or another seat's undisclosed draft pick). All randomness
+comes from ``rng``, so a seeded game is the same game every time.
+
+- :class:`RandomBot` picks uniformly among the legal actions.
+- :class:`HeuristicBot` plays to win: see :mod:`engine.bots_turns` (standard and solo) and
+  :mod:`engine.bots_draft` (draft)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol, runtime_checkable
+
+from .actions import Action
+from .errors import ArboretumError, GameOverError
+
+SIMULTANEOUS = -2
+
+
+@runtime_checkable
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> Action:
+        """One of ``state.legal_actions(seat)``."""
+        ...
+
+
+class UnknownBotError(ArboretumError):
+    """A bot name that is not one of :data:`BOTS`."""
+
+
+class RandomBot:
+    """Uniform over ``state.legal_actions(seat)``."""
+
+    name = "random"
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> Action:
+        if state.is_terminal():
+            raise GameOverError("the game is over: there is no action to choose")
+        # The state's random_action is documented as exactly rng.choice(legal_actions(seat))
+        # without building the list: the same choice, several times faster.
+        random_action = getattr(state, "random_action", None)
+        if random_action is not None:
+            if state.current_player() == SIMULTANEOUS:
+                return random_action(rng, seat)  # type: ignore[no-any-return]
+            return random_action(rng)  # type: ignore[no-any-return]
+        return rng.choice(state.legal_actions(seat))  # type: ignore[no-any-return]
+
+
+class HeuristicBot:
+    """Plays to win: keeps the high cards of the species it means to score (and its 1s against
+    other seats' 8s), denies the others' rights, builds long rising and same-species paths, ends
+    paths on 8s (never in the draft, where an 8 at the end costs 2), plants every draft pick, and
+    in the solo game feeds Q cards that build Q no path."""
+
+    name = "heuristic"
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> Action:
+        if state.is_terminal():
+            raise GameOverError("the game is over: there is no action to choose")
+        if state.mode == "draft":
+            from .bots_draft import choose_pick
+
+            return choose_pick(state, seat, rng)
+        from .bots_turns import choose_turn_action
+
+        return choose_turn_action(state, seat, rng)
+
+
+BOTS: dict[str, type[Any]] = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(name: str) -> Bot:
+    """A new bot by name; raises :class:`UnknownBotError` naming the choices."""
+    if not isinstance(name, str) or name.strip().lower() not in BOTS:
+        raise UnknownBotError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
+    bot: Bot = BOTS[name.strip().lower()]()
+    return bot
+
+
+def play_game(state: Any, bots: list[Bot], rng: random.Random) -> Any:
+    """Play ``state`` to the end with one bot per seat (Q, the solo game's seat 1, never acts)
+    and return it. In the draft every seat picks in seat order; the picks stay hidden from the
+    other bots because the bots read only what their seat may see."""
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == SIMULTANEOUS:
+            for seat in state.awaited_seats():
+                state.apply_action(bots[seat].choose(state, seat, rng), seat)
+        else:
+            state.apply_action(bots[player].choose(state, player, rng), player)
+    return state

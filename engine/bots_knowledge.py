@@ -1,0 +1,126 @@
+"""What one seat may know, gathered for the heuristic bot.
+
+This module is the *only* place the heuristic bot reads a game state, and it reads only what the
+seat may see (RULES.md §2–§4, issue "views"): its own hand, every arboretum, the face-up discard
+piles, the size of the draw pile and of the other hands, the species in play, and the public log
+of a standard or solo game (draws name their source, plays and discards name their card). It
+never reads another seat's hand, the draw pile's order, Q's hand, or the draft's hidden picks.
+``tests/engine/test_bots.py`` checks that the bot's choice does not change when those hidden
+cards are shuffled."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Discard, Draw, Give, Play
+from .cards import Card
+
+#: Stand-in for a card nobody but its holder has seen (a 2010 starting pile card taken before
+#: this seat could see it is still public, but replaying the log cannot name it).
+UNSEEN = None
+
+
+def logistic(x: float) -> float:
+    if x > 30:
+        return 1.0
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@dataclass
+class TurnKnowledge:
+    """A standard or solo game from one seat's chair."""
+
+    seat: int
+    seats: int
+    species: tuple[str, ...]
+    hand: list[Card]
+    #: top cards first ... the whole face-up discard piles (bottom first), by seat
+    piles: list[list[Card]]
+    deck_size: int
+    #: hand sizes of every seat (public)
+    hand_sizes: list[int]
+    #: cards each other seat is known to hold (taken from a face-up discard pile, not yet played)
+    known: list[list[Card]]
+    #: cards this seat cannot see anywhere: in the draw pile or in other hands, not known
+    unseen: list[Card]
+    arboretum_cards: set[Card] = field(default_factory=set)
+
+
+def turn_knowledge(state: Any, seat: int) -> TurnKnowledge:
+    """Gather what ``seat`` knows in a standard or solo game (see the module docstring)."""
+    seats = state.seats
+    hand = list(state.hands[seat])
+    piles = [list(pile) for pile in state.piles]
+    known = _known_from_log(state, seat)
+    seen: set[Card] = set(hand)
+    arboretum_cards: set[Card] = set()
+    for arboretum in state.arboretums:
+        arboretum_cards.update(arboretum.cards())
+    seen |= arboretum_cards
+    for pile in piles:
+        seen.update(pile)
+    for cards in known:
+        seen.update(cards)
+    unseen = [Card(name, value) for name in state.species for value in range(1, 9)]
+    unseen = [card for card in unseen if card not in seen]
+    return TurnKnowledge(
+        seat=seat,
+        seats=seats,
+        species=tuple(state.species),
+        hand=hand,
+        piles=piles,
+        deck_size=len(state.deck),
+        hand_sizes=[len(h) for h in state.hands],
+        known=known,
+        unseen=unseen,
+        arboretum_cards=arboretum_cards,
+    )
+
+
+def _known_from_log(state: Any, seat: int) -> list[list[Card]]:
+    """Replay the public log over the discard piles: a card taken from a face-up pile is known
+    to be in the taker's hand until they play or discard it. (Solo: only the player draws, and
+    the player's hand is known directly.)"""
+    if state.mode == "solo":
+        return [[] for _ in range(state.seats)]
+    # Starting piles (2010: one face-up card on every pile but the start player's) are not
+    # named by the log; their count is what the log cannot account for, and a draw that takes
+    # one teaches nothing.
+    discarded_to = [0] * len(state.piles)
+    drawn_from = [0] * len(state.piles)
+    for actor, action in state.history:
+        kind = type(action)
+        if kind is Discard:
+            discarded_to[actor] += 1
+        elif kind is Draw and type(action.source) is int:
+            drawn_from[action.source] += 1
+    piles: list[list[Card | None]] = [
+        [UNSEEN] * max(0, len(pile) + drawn_from[index] - discarded_to[index])
+        for index, pile in enumerate(state.piles)
+    ]
+    hands: list[list[Card]] = [[] for _ in range(state.seats)]
+    for actor, action in state.history:
+        kind = type(action)
+        if kind is Discard:
+            piles[actor].append(action.card)
+            _remove(hands[actor], action.card)
+        elif kind is Play:
+            _remove(hands[actor], action.card)
+        elif kind is Draw and type(action.source) is int:
+            pile = piles[action.source]
+            card = pile.pop() if pile else UNSEEN
+            if card is not UNSEEN and actor != seat:
+                hands[actor].append(card)
+    hands[seat] = []
+    return hands
+
+
+def _remove(cards: list[Card], card: Card) -> None:
+    try:
+        cards.remove(card)
+    except ValueError:
+        pass

@@ -1,0 +1,294 @@
+"""The heuristic bot's play in the turn-based games: the standard game and the solo game.
+
+Each decision is one step of lookahead scored by a value that guesses the final score:
+
+    value = sum over species s of  P(right to s) * W(s)
+
+``P`` compares the seat's hand sum (with the 8-versus-1 rule) to what the other hands can hold:
+the cards it has seen them take from a discard pile plus their share of the cards it cannot see.
+``W`` is the best path of ``s`` in its arboretum now plus a little for the cards of ``s`` that
+could still extend it. Candidate placements are scored exactly and cheaply with
+:class:`engine.bots_paths.PathTable` (the change in best-path points through the new card).
+
+Solo: Q's arboretum is where the player's gift goes; the bot places each gift where it adds the
+least to Q's paths (Q scores only a species with two cards in its arboretum, so spreading Q's
+species and never putting Q's same-species cards on a rising walk keeps Q at zero)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from .actions import DECK, SHARED_DISCARD, Action
+from .arboretum import Cell
+from .bots_knowledge import TurnKnowledge, logistic, turn_knowledge
+from .bots_paths import NONE, PathTable
+from .cards import Card
+
+EIGHT = 2
+#: What an unseen card from the draw pile is worth, in the same units as a discard's value.
+DECK_DRAW_VALUE = 1.0
+
+
+def _by_species(cards: Iterable[Card]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for card in cards:
+        out.setdefault(card.species, []).append(card.value)
+    return out
+
+
+class TurnPlanner:
+    """One decision of one seat in a standard or solo game."""
+
+    def __init__(self, state: Any, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.solo = state.mode == "solo"
+        self.know: TurnKnowledge = turn_knowledge(state, seat)
+        self.mine = PathTable(state.arboretums[seat], EIGHT)
+        self._tables: dict[int, PathTable] = {seat: self.mine}
+        self.species = self.know.species
+        self._setup_claims()
+
+    # -- rights ---------------------------------------------------------------------------
+    def _setup_claims(self) -> None:
+        know = self.know
+        arboretum_cards = know.arboretum_cards
+        unseen = _by_species(know.unseen)
+        self.unseen_count = max(1, len(know.unseen))
+        others = [o for o in range(know.seats) if o != self.seat]
+        if self.solo:
+            # Q's hand at the end: what it holds now plus about one card per 3 of the draw pile
+            slots = {1: know.hand_sizes[1] + know.deck_size / 3}
+        else:
+            slots = {o: max(0, 7 - len(know.known[o])) for o in others}
+        known = {o: _by_species(know.known[o]) for o in others}
+        #: per species: (their best claim if I hold the 1, if I do not)
+        self.their_claim: dict[str, tuple[float, float]] = {}
+        #: per species: whether my 8 is safe (I hold the 1 or it is dead in an arboretum)
+        self.one_state: dict[str, str] = {}
+        for name in self.species:
+            one = Card(name, 1)
+            if one in arboretum_cards:
+                self.one_state[name] = "dead"
+            elif any(one in cards for cards in know.known):
+                self.one_state[name] = "theirs"
+            else:
+                self.one_state[name] = "open"
+            values = unseen.get(name, [])
+            total = sum(values)
+            estimates = []
+            for hold_one in (True, False):
+                pool = total - (8 if hold_one and 8 in values else 0)
+                best = 0.0
+                for o in others:
+                    held = known[o].get(name, [])
+                    mine = sum(held) - (8 if hold_one and 8 in held else 0)
+                    expected = mine + pool * min(1.0, slots[o] / self.unseen_count)
+                    best = max(best, expected)
+                if values:
+                    best += 1.0 + 0.1 * pool * (len(others) - 1)
+                estimates.append(best)
+            self.their_claim[name] = (estimates[0], estimates[1])
+
+    def right(self, name: str, values: list[int]) -> float:
+        """Chance of the right to ``name`` holding ``values`` of it at the end."""
+        hold_one = 1 in values
+        claim = float(sum(values))
+        if 8 in values and not hold_one and not self.solo:
+            state = self.one_state[name]
+            if state == "theirs":
+                claim -= 8
+            elif state == "open":
+                claim -= 3
+        theirs = self.their_claim[name][0 if hold_one else 1]
+        return logistic((claim - theirs + 0.5) / 2.0)
+
+    def worth(self, name: str, table: PathTable, in_hand: int) -> float:
+        best = table.best(name)
+        count = table.count(name)
+        base = best + 0.6 * min(in_hand, 3)
+        if best == 0 and count:
+            base += 1.0
+        if self.solo and (best or in_hand):
+            base += 2.0  # solo: each species scored counts toward the species race with Q
+        return base
+
+    # -- the decisions --------------------------------------------------------------------
+    def hand_values(self, hand: list[Card]) -> dict[str, list[int]]:
+        return _by_species(hand)
+
+    def place_gain(self, table: PathTable, card: Card, cell: Cell, rights: dict[str, float]) -> float:
+        """Right-weighted gain in best-path points from planting ``card`` at ``cell``."""
+        gain = 0.0
+        for species, points in table.gains(cell, card.value, card.species):
+            gain += rights[species] * points
+        return gain
+
+    def setup(self, table: PathTable, card: Card, cell: Cell, hand: list[Card], right: float) -> float:
+        """A little for planting where cards of the same species still in hand can follow."""
+        x, y = cell
+        free = sum(1 for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if n not in table.cells)
+        if not free:
+            return -0.2
+        partners = sum(1 for other in hand if other.species == card.species and other is not card)
+        neighbours_same = 0
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            other = table.cells.get(n)
+            if other is not None and other[1] == card.species:
+                neighbours_same += 1
+        low = 0.15 * (5 - card.value) / 4  # low cards first leave room to climb
+        return right * (0.35 * min(partners, 2) + 0.25 * neighbours_same + low) + 0.05 * free
+
+    def choose_play(self, actions: list[Action]) -> Action:
+        hand = self.know.hand
+        values = self.hand_values(hand)
+        rights = {name: self.right(name, values.get(name, [])) for name in self.species}
+        worths = {name: self.worth(name, self.mine, len(values.get(name, []))) for name in self.species}
+        cost: dict[int, float] = {}
+        after_rights: dict[int, float] = {}
+        for card in hand:
+            rest = list(values[card.species])
+            rest.remove(card.value)
+            after = self.right(card.species, rest)
+            after_rights[id(card)] = after
+            cost[id(card)] = (rights[card.species] - after) * worths[card.species]
+        best_score = -1e9
+        best_action = actions[0]
+        for action in actions:
+            card, cell = action.card, action.cell  # type: ignore[union-attr]
+            name = card.species
+            weights = rights
+            if after_rights[id(card)] != rights[name]:
+                weights = dict(rights)
+                weights[name] = after_rights[id(card)]
+            score = (
+                self.place_gain(self.mine, card, cell, weights)
+                - cost[id(card)]
+                + self.setup(self.mine, card, cell, hand, weights[name])
+            )
+            if score > best_score:
+                best_score, best_action = score, action
+        return best_action
+
+    def keep_value(self, card: Card, hand: list[Card], values: dict[str, list[int]], rights: dict[str, float]) -> float:
+        """What ``card`` is worth to this seat if it stays in hand."""
+        name = card.species
+        rest = list(values.get(name, []))
+        if card.value in rest:
+            rest.remove(card.value)
+        right_now = self.right(name, values.get(name, []))
+        claim = (right_now - self.right(name, rest)) * self.worth(name, self.mine, len(rest) + 1)
+        play = 0.0
+        cells = self.state.arboretums[self.seat].legal_cells()
+        for cell in cells:
+            gain = self.place_gain(self.mine, card, cell, rights)
+            if gain > play:
+                play = gain
+        return claim + 0.6 * play + 0.1 * rights[name] * card.value / 8
+
+    def danger(self, card: Card) -> float:
+        """How much ``card`` would help the best-placed other seat that takes it."""
+        worst = 0.0
+        for other in range(self.know.seats):
+            if other == self.seat or (self.solo and other == 1):
+                continue
+            table = self._table(other)
+            gain = 0.0
+            for cell in self.state.arboretums[other].legal_cells():
+                g = self.place_gain(table, card, cell, _HALF)
+                if g > gain:
+                    gain = g
+            worst = max(worst, gain)
+        return worst
+
+    def _table(self, seat: int) -> PathTable:
+        table = self._tables.get(seat)
+        if table is None:
+            table = self._tables[seat] = PathTable(self.state.arboretums[seat], EIGHT)
+        return table
+
+    def choose_discard(self, actions: list[Action]) -> Action:
+        hand = self.know.hand
+        values = self.hand_values(hand)
+        rights = {name: self.right(name, values.get(name, [])) for name in self.species}
+        best_score = 1e9
+        best_action = actions[0]
+        for action in actions:
+            card = action.card  # type: ignore[union-attr]
+            their_right = 1 - rights[card.species]
+            score = self.keep_value(card, hand, values, rights) + 0.5 * self.danger(card) + 0.05 * their_right * card.value
+            if score < best_score:
+                best_score, best_action = score, action
+        return best_action
+
+    def choose_draw(self, actions: list[Action]) -> Action:
+        hand = self.know.hand
+        best_score = -1e9
+        best_action = actions[0]
+        for action in actions:
+            source = action.source  # type: ignore[union-attr]
+            if source == DECK:
+                score = DECK_DRAW_VALUE
+            else:
+                pile = self.know.piles[0 if source == SHARED_DISCARD else source]
+                card = pile[-1]
+                with_card = hand + [card]
+                values = self.hand_values(with_card)
+                rights = {name: self.right(name, values.get(name, [])) for name in self.species}
+                score = self.keep_value(card, with_card, values, rights)
+                if not self.solo and source != self.seat:
+                    score += 0.3 * self.danger(card)
+            if score > best_score:
+                best_score, best_action = score, action
+        return best_action
+
+    # -- solo: the gift to Q ------------------------------------------------------------------
+    def choose_give(self, actions: list[Action]) -> Action:
+        hand = self.know.hand
+        values = self.hand_values(hand)
+        rights = {name: self.right(name, values.get(name, [])) for name in self.species}
+        q_table = PathTable(self.state.arboretums[1], EIGHT)
+        q_rights = {name: 1.0 - 0.7 * rights[name] for name in self.species}
+        keep = {id(card): self.keep_value(card, hand, values, rights) for card in hand}
+        best_score = 1e9
+        best_action = actions[0]
+        for action in actions:
+            card, cell = action.card, action.cell  # type: ignore[union-attr]
+            name = card.species
+            gain = self.place_gain(q_table, card, cell, q_rights)
+            spread = 1.5 * q_rights[name] if q_table.count(name) else 0.0
+            score = keep[id(card)] + 2.0 * gain + spread + 0.1 * _rising_edges(q_table, card, cell)
+            if score < best_score:
+                best_score, best_action = score, action
+        return best_action
+
+
+_HALF: Any = type("_Half", (dict,), {"__missing__": lambda self, key: 0.5})()
+
+
+def _rising_edges(table: PathTable, card: Card, cell: Cell) -> int:
+    """Neighbours a new card makes a rising step with: the links a future path of Q could use."""
+    x, y = cell
+    count = 0
+    for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+        other = table.cells.get(n)
+        if other is not None and other[0] != card.value:
+            count += 1
+    return count
+
+
+def choose_turn_action(state: Any, seat: int, rng: random.Random) -> Action:
+    """The heuristic's action for ``seat`` in a standard or solo game."""
+    actions = state.legal_actions(seat)
+    if len(actions) == 1:
+        return actions[0]
+    planner = TurnPlanner(state, seat)
+    phase = state.phase
+    if phase == "play":
+        return planner.choose_play(actions)
+    if phase == "discard":
+        return planner.choose_discard(actions)
+    if phase == "give":
+        return planner.choose_give(actions)
+    return planner.choose_draw(actions)
