@@ -21,12 +21,10 @@ SHARED_DISCARD = "discard"
 
 
 def _check_cell(cell: object, action: str) -> Cell:
-    if (
-        type(cell) in (tuple, list)
-        and len(cell) == 2  # type: ignore[arg-type]
-        and all(type(c) is int for c in cell)  # type: ignore[union-attr]
-    ):
-        return (cell[0], cell[1])  # type: ignore[index]
+    if type(cell) in (tuple, list):
+        items = list(cell)  # type: ignore[call-overload]
+        if len(items) == 2 and type(items[0]) is int and type(items[1]) is int:
+            return (items[0], items[1])
     raise ActionParseError(f"{action}: cell {cell!r} must be two whole numbers (x, y)")
 
 

@@ -88,7 +88,7 @@ class DraftState(State):
         cells = self.arboretums[seat].legal_cells()
         options = len(cells) + 1
         hand = self.hands[seat]
-        index = rng.randrange(len(hand) * options)
+        index = getattr(rng, "_randbelow", rng.randrange)(len(hand) * options)  # as rng.choice draws
         choice = index % options
         return _pick_action(hand[index // options], cells[choice] if choice < len(cells) else None)
 

@@ -25,6 +25,7 @@ class SoloState(StandardState):
 
     mode = "solo"
     last_phase = GIVE
+    seat_piles = False
 
     # -- setup hooks ----------------------------------------------------------------------
     def _deal_hands(self) -> list[list[Card]]:

@@ -1,0 +1,67 @@
+"""Game state machines: random games per second in every mode, on one core.
+
+Run: .venv/bin/python bench/bench_games.py [--seconds S]
+Each game is dealt from its seed, played to the end by a uniform random choice among the legal
+actions and scored (``outcome()``). Two drivers: ``random_action(rng)`` (the random bot's hot
+path, the same choice as ``rng.choice(legal_actions())`` without building the list) and
+``rng.choice(legal_actions())`` itself. "play only" leaves the scoring out."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.game import SIMULTANEOUS, Game, State  # noqa: E402
+
+GAMES = [("standard", 2), ("standard", 3), ("standard", 4), ("draft", 2), ("draft", 3), ("draft", 4), ("solo", 1)]
+
+
+def play(mode: str, players: int, seed: int, use_list: bool, score: bool) -> State:
+    state = Game(mode, players, seed=seed).new_initial_state()
+    rng = random.Random(seed)
+    while not state.terminal:
+        player = state.current_player()
+        if player == SIMULTANEOUS:
+            for seat in state.awaited_seats():
+                action = rng.choice(state.legal_actions(seat)) if use_list else state.random_action(rng, seat)
+                state.apply_action(action, seat)
+        else:
+            action = rng.choice(state.legal_actions()) if use_list else state.random_action(rng)
+            state.apply_action(action)
+    if score:
+        state.outcome()
+    return state
+
+
+def rate(mode: str, players: int, seconds: float, use_list: bool, score: bool) -> tuple[float, float]:
+    """(games per second, actions per second) of process CPU time: one core's rate, steady
+    even when other processes share the machine."""
+    games = actions = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        actions += play(mode, players, games, use_list, score).version
+        games += 1
+    elapsed = time.process_time() - start
+    return games / elapsed, actions / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    args = parser.parse_args()
+    print(f"{'game':<12} {'random_action':>15} {'(play only)':>12} {'legal_actions':>15} {'actions/s':>11}")
+    for mode, players in GAMES:
+        fast, fast_actions = rate(mode, players, args.seconds, use_list=False, score=True)
+        play_only, _ = rate(mode, players, args.seconds, use_list=False, score=False)
+        listed, _ = rate(mode, players, args.seconds, use_list=True, score=True)
+        label = f"{mode} {players}p" if mode != "solo" else "solo"
+        print(f"{label:<12} {fast:>11.0f} g/s {play_only:>8.0f} g/s {listed:>11.0f} g/s {fast_actions:>11.0f}")
+
+
+if __name__ == "__main__":
+    main()
