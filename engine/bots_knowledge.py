@@ -10,6 +10,7 @@ cards are shuffled."""
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,8 +66,7 @@ def turn_knowledge(state: Any, seat: int) -> TurnKnowledge:
         seen.update(pile)
     for cards in known:
         seen.update(cards)
-    unseen = [Card(name, value) for name in state.species for value in range(1, 9)]
-    unseen = [card for card in unseen if card not in seen]
+    unseen = [card for card in _all_cards(tuple(state.species)) if card not in seen]
     return TurnKnowledge(
         seat=seat,
         seats=seats,
@@ -117,6 +117,11 @@ def _known_from_log(state: Any, seat: int) -> list[list[Card]]:
                 hands[actor].append(card)
     hands[seat] = []
     return hands
+
+
+@functools.lru_cache(maxsize=64)
+def _all_cards(species: tuple[str, ...]) -> tuple[Card, ...]:
+    return tuple(Card(name, value) for name in species for value in range(1, 9))
 
 
 def _remove(cards: list[Card], card: Card) -> None:

@@ -26,7 +26,7 @@ def cells_of(arboretum: Arboretum) -> Cells:
 class SpeciesTable:
     """Best walks into and out of every card for one species, and the best path now."""
 
-    __slots__ = ("species", "eight", "mixed_in", "pure_in", "mixed_out", "pure_out", "best", "cards")
+    __slots__ = ("species", "eight", "mixed_in", "pure_in", "mixed_out", "pure_out", "best", "cards", "near")
 
     def __init__(self, cells: Cells, order: list[Cell], species: str, eight: int) -> None:
         self.species = species
@@ -95,6 +95,11 @@ class SpeciesTable:
         self.mixed_in, self.pure_in, self.mixed_out, self.pure_out = mixed_in, pure_in, mixed_out, pure_out
         self.best = best
         self.cards = count
+        # only a cell next to a card some walk of the species reaches can carry a new path
+        near: set[Cell] = set()
+        for x, y in set(mixed_in) | set(mixed_out):
+            near.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+        self.near = near
 
     def through(self, cells: Cells, cell: Cell, value: int, name: str) -> int:
         """The best path of this species passing through a new card (value, name) at ``cell``;
@@ -148,7 +153,7 @@ class SpeciesTable:
 class PathTable:
     """Every species' :class:`SpeciesTable` for one arboretum, built lazily."""
 
-    __slots__ = ("cells", "order", "eight", "counts", "_tables")
+    __slots__ = ("cells", "order", "eight", "counts", "_tables", "_near")
 
     def __init__(self, arboretum: Arboretum | Cells, eight: int) -> None:
         self.cells: Cells = cells_of(arboretum) if isinstance(arboretum, Arboretum) else arboretum
@@ -158,6 +163,16 @@ class PathTable:
         for _, name in self.cells.values():
             self.counts[name] = self.counts.get(name, 0) + 1
         self._tables: dict[str, SpeciesTable] = {}
+        self._near: set[Cell] | None = None
+
+    def near(self) -> set[Cell]:
+        """Cells where a new card can improve some species' best path (see :meth:`gains`)."""
+        if self._near is None:
+            near: set[Cell] = set()
+            for species in self.counts:
+                near |= self.table(species).near
+            self._near = near
+        return self._near
 
     def table(self, species: str) -> SpeciesTable:
         table = self._tables.get(species)
@@ -191,12 +206,32 @@ class PathTable:
         """(species, points gained) for every species whose best path a new card (value, name)
         at ``cell`` improves. A species gains only through a path with a card of it at each end,
         so it needs one card already planted if it is the new card's, two otherwise."""
-        out = []
+        out: list[tuple[str, int]] = []
+        if cell not in self.near():
+            return out
         for species, count in self.counts.items():
             if count < 2 and species != name:
                 continue
             table = self.table(species)
+            if cell not in table.near:
+                continue
             through = table.through(self.cells, cell, value, name)
             if through > table.best:
                 out.append((species, through - (table.best if table.best > NONE else 0)))
         return out
+
+    def own_gain(self, cells: list[Cell], value: int, name: str) -> int:
+        """The most a new card (value, name) adds to its own species' best path at any of
+        ``cells``."""
+        if not self.counts.get(name):
+            return 0
+        table = self.table(name)
+        near = table.near
+        before = table.best if table.best > NONE else 0
+        gain = 0
+        for cell in cells:
+            if cell in near:
+                through = table.through(self.cells, cell, value, name)
+                if through - before > gain:
+                    gain = through - before
+        return gain

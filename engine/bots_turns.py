@@ -48,6 +48,7 @@ class TurnPlanner:
         self.mine = PathTable(state.arboretums[seat], EIGHT)
         self._tables: dict[int, PathTable] = {seat: self.mine}
         self.species = self.know.species
+        self._danger: dict[Card, float] = {}
         self._setup_claims()
 
     # -- rights ---------------------------------------------------------------------------
@@ -188,19 +189,19 @@ class TurnPlanner:
         return claim + 0.6 * play + 0.1 * rights[name] * card.value / 8
 
     def danger(self, card: Card) -> float:
-        """How much ``card`` would help the best-placed other seat that takes it."""
-        worst = 0.0
+        """How much ``card`` would add to its own species' path for the best-placed other seat
+        that takes it (a right is not certain: counted at half)."""
+        cached = self._danger.get(card)
+        if cached is not None:
+            return cached
+        worst = 0
         for other in range(self.know.seats):
             if other == self.seat or (self.solo and other == 1):
                 continue
-            table = self._table(other)
-            gain = 0.0
-            for cell in self.state.arboretums[other].legal_cells():
-                g = self.place_gain(table, card, cell, _HALF)
-                if g > gain:
-                    gain = g
+            gain = self._table(other).own_gain(self.state.arboretums[other].legal_cells(), card.value, card.species)
             worst = max(worst, gain)
-        return worst
+        self._danger[card] = worst * 0.5
+        return worst * 0.5
 
     def _table(self, seat: int) -> PathTable:
         table = self._tables.get(seat)
@@ -264,7 +265,6 @@ class TurnPlanner:
         return best_action
 
 
-_HALF: Any = type("_Half", (dict,), {"__missing__": lambda self, key: 0.5})()
 
 
 def _rising_edges(table: PathTable, card: Card, cell: Cell) -> int:
