@@ -107,6 +107,8 @@ def _numbered_canvas(footer: str) -> type[Canvas]:
         """Holds every page until the end so each can say "page n of N"."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
+            # Otherwise every page names Helvetica (Latin-1 only) as its starting font.
+            kwargs["initialFontName"] = REGULAR
             super().__init__(*args, **kwargs)
             self._saved: list[dict[str, Any]] = []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
@@ -18,7 +19,7 @@ from .documents import CELL, NOTE, SUBTITLE, TITLE, Story, build, list_table, ma
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
 from .layout import (
-    INK, MUTED, RULE, check_species, check_url, draw_fitted, draw_qr, paper_size, parse_edition,
+    INK, MUTED, RULE, check_species, check_url, draw_fitted, draw_qr, fit_text, paper_size, parse_edition,
 )
 from .scorepad import ScorepadHeader, draw_scorepad_page
 
@@ -95,12 +96,15 @@ def sort_key(name: str) -> tuple[str, str]:
     return "".join(c for c in folded if not unicodedata.combining(c)), name
 
 
-def seat_cell(seat: SeatInfo) -> object:
+def seat_cell(seat: SeatInfo, width: float) -> object:
+    """A name on one line (shrunk to fit rather than wrapped, so it reads at a glance)."""
     marks = [text for text, on in (("start player", seat.is_start), ("dealer", seat.is_dealer)) if on]
-    parts: list[tuple[str, str]] = [("b", seat.player)]
+    shown, size = fit_text(seat.player, BOLD, CELL.fontSize, width, min_size=6)
+    style = CELL if size == CELL.fontSize else ParagraphStyle("fitted", parent=CELL, fontSize=size)
+    parts: list[tuple[str, str]] = [("b", shown)]
     if marks:
         parts += [("br", ""), ("small", " · ".join(marks))]
-    return markup(parts, CELL)
+    return markup(parts, style)
 
 
 def slip_order(count: int, per_page: int) -> list[list[int | None]]:
@@ -198,13 +202,14 @@ def round_pack(data: RoundPackData) -> bytes:
     widest = max(len(t.seats) for t in tables)
     usable = paper_size(paper)[0] - 2 * 15 * mm
     table_col = 16 * mm
+    seat_col = (usable - table_col) / widest
     rows: list[list[object]] = [["Table"] + [f"Seat {n}" for n in range(1, widest + 1)]]
     for table in tables:
         seats = sorted(table.seats, key=lambda s: s.seat)
         label = markup([("b", str(table.number))] + ([("br", ""), ("small", "digital")] if table.digital else []))
-        rows.append([label] + [seat_cell(s) for s in seats] + [""] * (widest - len(seats)))
+        rows.append([label] + [seat_cell(s, seat_col - 13) for s in seats] + [""] * (widest - len(seats)))
     story.flow(para(f"Seating: {round_title}", TITLE), para(subtitle, SUBTITLE),
-               list_table(rows, [table_col] + [(usable - table_col) / widest] * widest),
+               list_table(rows, [table_col] + [seat_col] * widest),
                para("Each table plays in seat order starting with the start player.", NOTE))
 
     # Find your table: alphabetical, two columns per page
