@@ -16,7 +16,7 @@ from .actions import Action, Pick
 from .arboretum import Cell
 from .cards import Card
 from .errors import GameOverError, IllegalActionError
-from .game import SIMULTANEOUS, TERMINAL, Game, State, sorted_cards
+from .game import SIMULTANEOUS, TERMINAL, Game, State
 from .scoring import Seat, TableScore, score_table
 from .standard import find_card
 
@@ -182,7 +182,7 @@ class DraftState(State):
         )
         if seat is not None:
             own = self.pending[seat]
-            view["hand"] = sorted_cards(self.hands[seat])
+            view["hand"] = self.sorted_cards(self.hands[seat])
             view["pending"] = (
                 None
                 if own is None

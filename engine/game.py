@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from .actions import Action, parse_action
 from .arboretum import Arboretum, Cell
 from .cards import Card, Edition, choose_species, edition_species, make_deck, species_count
-from .errors import ArboretumError, CaseError, GameOverError, IllegalActionError, NotYourTurnError
+from .errors import ArboretumError, CaseError, IllegalActionError, NotYourTurnError, PlacementError
 from .scoring import TableScore, default_draft_rounds
 
 #: ``current_player()`` while a draft awaits every seat's hidden pick.
@@ -81,7 +81,7 @@ class Game:
             species = choose_species(
                 edition,
                 count,
-                random.Random(self.seed),
+                random.Random(self.seed) if self.species is None and self.left_out is None else None,
                 left_out=list(self.left_out) if self.left_out is not None else None,
                 in_play=list(self.species) if self.species is not None else None,
             )
@@ -286,6 +286,11 @@ class State:
         return state
 
     # -- helpers for subclasses -----------------------------------------------------------
+    def sorted_cards(self, cards: list[Card]) -> list[str]:
+        """Card texts for a hand shown on screen: scorepad order of the species, then value."""
+        rank = {name: index for index, name in enumerate(self.species)}
+        return [str(card) for card in sorted(cards, key=lambda card: (rank.get(card.species, 99), card.value))]
+
     def who(self, seat: int) -> str:
         return f"seat {seat} ({self.names[seat]})"
 
@@ -294,13 +299,7 @@ class State:
             raise NotYourTurnError(f"seat {seat!r}: this table has seats 0 to {self.seats - 1}")
         return seat
 
-    def _check_not_over(self, action: Action) -> None:
-        if self.terminal:
-            raise GameOverError(f"{action}: the game is over")
-
     def _check_placement(self, seat: int, arboretum: Arboretum, card: Card, cell: Cell, whose: str) -> None:
-        from .errors import PlacementError
-
         if arboretum.is_legal_cell(cell):
             return
         x, y = cell
@@ -329,16 +328,10 @@ def replay(obj: Any) -> State:
     return State.from_json(obj)
 
 
-def sorted_cards(cards: list[Card]) -> list[str]:
-    """Card texts in scorepad-free but stable order (species, value) for views."""
-    return [str(card) for card in sorted(cards)]
-
-
 def card_texts(cards: list[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
 __all__ = [
     "Game", "GameSetupError", "MODES", "SIMULTANEOUS", "State", "TERMINAL", "card_texts", "replay",
-    "sorted_cards",
 ]

@@ -13,7 +13,7 @@ from .actions import DECK, Action, Discard, Draw, Play
 from .arboretum import Arboretum, Cell
 from .cards import Card, Edition
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
-from .game import TERMINAL, Game, State, card_texts, sorted_cards
+from .game import TERMINAL, Game, State, card_texts
 from .scoring import Seat, TableScore, score_table
 
 HAND_SIZE = 7
@@ -313,9 +313,9 @@ class StandardState(State):
             }
         )
         if seat is not None and seat < len(self.hands) and self._hand_visible_to_owner(seat):
-            view["hand"] = sorted_cards(self.hands[seat])
+            view["hand"] = self.sorted_cards(self.hands[seat])
         if self.terminal:
-            view["hands"] = [sorted_cards(hand) for hand in self.hands]
+            view["hands"] = [self.sorted_cards(hand) for hand in self.hands]
 
     def _turn_actions(self) -> int:
         """Actions taken so far in the turn in progress: its draws, then its play."""
