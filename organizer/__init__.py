@@ -58,7 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     htmx.init_app(app)
     db.init_app(app)
 
-    from . import auth, errors, events, players, security, templating
+    from . import auth, errors, events, players, rounds, security, standings, tables, templating
 
     security.init_app(app)
     errors.init_app(app)
@@ -66,6 +66,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(auth.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(rounds.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(standings.bp)
 
     from . import cli
 

@@ -27,3 +27,23 @@
     if (question && !form.hasAttribute("hx-post") && !window.confirm(question)) { event.preventDefault(); }
   });
 })();
+// Scorepad: add up each seat's column as the numbers are typed (the server adds up again).
+(function () {
+  "use strict";
+  function addUp(root) {
+    var totals = {};
+    root.querySelectorAll("input[data-sum]").forEach(function (input) {
+      var seat = input.getAttribute("data-sum");
+      var value = parseInt(input.value, 10);
+      totals[seat] = (totals[seat] || 0) + (isNaN(value) ? 0 : value);
+    });
+    root.querySelectorAll("output[data-total]").forEach(function (out) {
+      out.textContent = String(totals[out.getAttribute("data-total")] || 0);
+    });
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("input[data-sum]")) { addUp(document); }
+  });
+  document.addEventListener("DOMContentLoaded", function () { addUp(document); });
+  document.addEventListener("htmx:afterSettle", function () { addUp(document); });
+})();

@@ -145,3 +145,16 @@ def error_beside(html: str, field: str) -> str:
 def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     """scrypt costs ~0.1 s per hash by design; the tests check behaviour, not hash strength."""
     monkeypatch.setattr(accounts, "HASH_METHOD", "pbkdf2:sha256:1000")
+
+
+def add_players(session: Session, event: Event, count: int, checked_in: bool = True) -> list[Any]:
+    from organizer.models import Player
+
+    assert event.id is not None
+    players = [Player(event_id=event.id, name=f"Player {i:02d}", name_key=f"player {i:02d}", checked_in=checked_in)
+               for i in range(1, count + 1)]
+    session.add_all(players)
+    session.commit()
+    for player in players:
+        session.refresh(player)
+    return players

@@ -1,0 +1,225 @@
+"""Rounds: propose a seating, swap players, publish, close; the tables' species in play."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from engine import Edition, choose_species, species_count
+
+from ..models import AuditEntry, Event, GameTable, Player, Result, Round, Seat, utcnow
+from . import seating
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: Seat
+    player: Player | None
+
+
+@dataclass(frozen=True)
+class TableView:
+    table: GameTable
+    seats: list[SeatView]
+    result: Result | None
+
+    @property
+    def start_player(self) -> SeatView:
+        return self.seats[0]
+
+    @property
+    def dealer(self) -> SeatView:
+        """The last seat deals (the start player's right-hand neighbour)."""
+        return self.seats[-1]
+
+
+def event_rounds(session: Session, event_id: int) -> list[Round]:
+    return list(session.exec(select(Round).where(Round.event_id == event_id).order_by(col(Round.number))).all())
+
+
+def get_round(session: Session, event_id: int, number: int) -> Round | None:
+    return session.exec(select(Round).where(Round.event_id == event_id, Round.number == number)).first()
+
+
+def seatable_players(session: Session, event_id: int, round_number: int) -> list[Player]:
+    """Checked in, not dropped, and entered by this round (late entries wait for theirs)."""
+    return list(session.exec(select(Player).where(
+        Player.event_id == event_id, col(Player.checked_in).is_(True), col(Player.dropped).is_(False),
+        col(Player.joined_round) <= round_number).order_by(col(Player.id))).all())
+
+
+def tables_of(session: Session, round_id: int) -> list[TableView]:
+    tables = session.exec(select(GameTable).where(GameTable.round_id == round_id).order_by(col(GameTable.number))).all()
+    if not tables:
+        return []
+    table_ids = [t.id for t in tables]
+    seats = session.exec(select(Seat).where(col(Seat.table_id).in_(table_ids)).order_by(col(Seat.position))).all()
+    player_ids = {s.player_id for s in seats if s.player_id is not None}
+    players = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(player_ids))).all()} if player_ids else {}
+    results = {r.table_id: r for r in session.exec(select(Result).where(col(Result.table_id).in_(table_ids))).all()}
+    by_table: dict[int, list[SeatView]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(SeatView(seat, players.get(seat.player_id) if seat.player_id else None))
+    return [TableView(t, by_table.get(t.id or 0, []), results.get(t.id or 0)) for t in tables]
+
+
+def history_before(session: Session, event_id: int, round_number: int) -> seating.SeatingHistory:
+    """Who met whom, who started and who sat where in the rounds before ``round_number``."""
+    history = seating.SeatingHistory()
+    earlier = [r for r in event_rounds(session, event_id) if r.number < round_number and r.status != "proposed"]
+    for past in earlier:
+        assert past.id is not None
+        for view in tables_of(session, past.id):
+            history.add_table([s.seat.player_id for s in view.seats if s.seat.player_id is not None])
+    return history
+
+
+def current_ranks(session: Session, event: Event, players: Sequence[Player]) -> dict[int, int]:
+    """0 for the top of the standings; players without results share the rank after the others."""
+    from .tournament import standings_for
+
+    rows = standings_for(session, event)
+    ranks = {row.player_id: row.rank - 1 for row in rows}
+    worst = max(ranks.values(), default=-1) + 1
+    return {p.id: ranks.get(p.id, worst) for p in players if p.id is not None}
+
+
+def _species_for(event: Event, round_format: str, seats: int, seed: int, round_number: int, table_number: int) -> list[str]:
+    rng = random.Random(f"arboretum-species:{seed}:{round_number}:{table_number}")
+    mode = "draft" if round_format == "draft" else "standard"
+    return list(choose_species(Edition.parse(event.edition), species_count(mode, seats), rng=rng))
+
+
+def _audit(session: Session, event_id: int, actor: str, action: str, **values: object) -> None:
+    session.add(AuditEntry(event_id=event_id, actor=actor, action=action, new=dict(values) or None))
+
+
+def next_round_number(session: Session, event: Event) -> int:
+    assert event.id is not None
+    rounds = event_rounds(session, event.id)
+    return rounds[-1].number + 1 if rounds else 1
+
+
+def check_can_propose(session: Session, event: Event) -> int:
+    assert event.id is not None
+    rounds = event_rounds(session, event.id)
+    number = rounds[-1].number + 1 if rounds else 1
+    if rounds and rounds[-1].status != "finished":
+        raise InputError({"": f"Round {rounds[-1].number} is still {rounds[-1].status}; close it before seating the next."})
+    if number > event.rounds:
+        raise InputError({"": f"All {event.rounds} rounds of the event have been played. "
+                              "Add a round in the event's settings to play another."})
+    return number
+
+
+def propose_round(session: Session, event: Event, actor: str, seed: int | None = None) -> Round:
+    """Seat the players for the next round as a proposal the organizer can review and change."""
+    assert event.id is not None
+    number = check_can_propose(session, event)
+    players = seatable_players(session, event.id, number)
+    if len(players) < 2:
+        raise InputError({"": f"{len(players)} player{' is' if len(players) == 1 else 's are'} checked in "
+                              "for this round; at least 2 are needed."})
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    ranks = current_ranks(session, event, players) if number > 1 else {p.id: 0 for p in players if p.id is not None}
+    seating_players = [seating.SeatingPlayer(p.id, ranks[p.id], p.fixed_table) for p in players if p.id is not None]
+    try:
+        tables = seating.propose_seating(seating_players, number, event.preferred_table_size, seed,
+                                         history_before(session, event.id, number))
+    except seating.SeatingError as refused:
+        raise InputError({"": f"No seating possible: {refused}"}) from None
+    round_format = event.round_formats[number - 1]
+    new_round = Round(event_id=event.id, number=number, format=round_format, status="proposed", seed=seed)
+    session.add(new_round)
+    session.flush()
+    assert new_round.id is not None
+    for table_number, player_ids in enumerate(tables, start=1):
+        table = GameTable(round_id=new_round.id, number=table_number,
+                          species=_species_for(event, round_format, len(player_ids), seed, number, table_number),
+                          digital=round_format == "draft")
+        session.add(table)
+        session.flush()
+        assert table.id is not None
+        for position, player_id in enumerate(player_ids):
+            session.add(Seat(table_id=table.id, player_id=player_id, position=position))
+    _audit(session, event.id, actor, "round.proposed", round=number, seed=seed, tables=tables)
+    session.commit()
+    session.refresh(new_round)
+    return new_round
+
+
+def discard_proposal(session: Session, event: Event, rnd: Round, actor: str) -> None:
+    if rnd.status != "proposed":
+        raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a proposal can be discarded."})
+    assert event.id is not None
+    _audit(session, event.id, actor, "round.discarded", round=rnd.number, seed=rnd.seed)
+    session.delete(rnd)
+    session.commit()
+
+
+def _seat_of(session: Session, rnd: Round, player_id: int) -> tuple[Seat, GameTable] | None:
+    row = session.exec(select(Seat, GameTable).join(GameTable, col(GameTable.id) == Seat.table_id)
+                       .where(GameTable.round_id == rnd.id, Seat.player_id == player_id)).first()
+    return (row[0], row[1]) if row else None
+
+
+def swap_players(session: Session, event: Event, rnd: Round, first_id: int, second_id: int, actor: str) -> None:
+    """Exchange two players' seats in a proposal (same table: they swap seat order)."""
+    if rnd.status != "proposed":
+        raise InputError({"swap": f"Round {rnd.number} is {rnd.status}; seats can only change before publishing."})
+    if first_id == second_id:
+        raise InputError({"swap": "Choose two different players."})
+    first, second = _seat_of(session, rnd, first_id), _seat_of(session, rnd, second_id)
+    if first is None or second is None:
+        raise InputError({"swap": "Both players must be seated in this round."})
+    (seat_a, table_a), (seat_b, table_b) = first, second
+    players = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_([first_id, second_id]))).all()}
+    for pid, target in ((first_id, table_b), (second_id, table_a)):
+        fixed = players[pid].fixed_table
+        if fixed is not None and fixed != target.number:
+            raise InputError({"swap": f"{players[pid].name} is fixed to table {fixed}."})
+    seat_a.player_id, seat_b.player_id = second_id, first_id
+    session.add(seat_a)
+    session.add(seat_b)
+    assert event.id is not None
+    _audit(session, event.id, actor, "round.swapped", round=rnd.number,
+           players=[players[first_id].name, players[second_id].name], tables=[table_a.number, table_b.number])
+    session.commit()
+
+
+def publish_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
+    if rnd.status != "proposed":
+        raise InputError({"": f"Round {rnd.number} is already {rnd.status}."})
+    rnd.status = "published"
+    rnd.published_at = utcnow()
+    session.add(rnd)
+    assert event.id is not None
+    _audit(session, event.id, actor, "round.published", round=rnd.number)
+    session.commit()
+
+
+def close_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
+    """A round closes when every table has a confirmed result; then the next can be seated."""
+    if rnd.status != "published":
+        raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a published round can be closed."})
+    assert rnd.id is not None
+    views = tables_of(session, rnd.id)
+    missing = [v.table.number for v in views if v.result is None]
+    unconfirmed = [v.table.number for v in views if v.result is not None and v.result.status != "confirmed"]
+    if missing or unconfirmed:
+        parts = []
+        if missing:
+            parts.append("no result yet at table " + ", ".join(map(str, missing)))
+        if unconfirmed:
+            parts.append("result not confirmed at table " + ", ".join(map(str, unconfirmed)))
+        raise InputError({"": "Round cannot close: " + "; ".join(parts) + "."})
+    rnd.status = "finished"
+    session.add(rnd)
+    assert event.id is not None
+    _audit(session, event.id, actor, "round.closed", round=rnd.number)
+    session.commit()

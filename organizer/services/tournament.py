@@ -1,0 +1,65 @@
+"""Standings of an event: the stored results handed to the pure standings service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from ..models import Event, GameTable, Player, Result, Round
+
+
+@dataclass(frozen=True)
+class StandingsView:
+    rows: list[Any]
+    players: dict[int, Player]
+    counted_tables: int
+    unconfirmed_tables: int
+    disputed_tables: int
+
+
+def species_tiebreak(event: Event, round_format: str) -> bool:
+    """2018 and the draft break a tied game by species in the arboretum; 2010 shares the win."""
+    return event.edition == "2018" or round_format == "draft"
+
+
+def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]:
+    from . import standings
+
+    rows = session.exec(
+        select(Result, GameTable, Round)
+        .join(GameTable, col(GameTable.id) == Result.table_id)
+        .join(Round, col(Round.id) == GameTable.round_id)
+        .where(Round.event_id == event.id, col(Round.status).in_(("published", "finished")))
+        .order_by(col(Round.number), col(GameTable.number))
+    ).all()
+    results = []
+    unconfirmed = disputed = 0
+    for result, table, rnd in rows:
+        # A disputed result waits for the organizer; an entered one counts, marked provisional.
+        if result.status == "disputed":
+            disputed += 1
+            continue
+        if result.status != "confirmed":
+            unconfirmed += 1
+        seats = [standings.SeatResult(int(s["player_id"]), int(s["points"]), int(s["species_count"]))
+                 for s in result.seats if s.get("player_id") is not None]
+        assert table.id is not None
+        results.append(standings.TableResult(table.id, rnd.number, seats, species_tiebreak(event, rnd.format)))
+    return results, unconfirmed, disputed
+
+
+def standings_for(session: Session, event: Event) -> list[Any]:
+    return standings_view(session, event).rows
+
+
+def standings_view(session: Session, event: Event) -> StandingsView:
+    from . import standings
+
+    assert event.id is not None
+    players = {p.id: p for p in session.exec(select(Player).where(Player.event_id == event.id)).all() if p.id is not None}
+    results, unconfirmed, disputed = _table_results(session, event)
+    order = tuple(event.tiebreak_order) or tuple(standings.DEFAULT_TIEBREAKS)
+    rows = standings.compute_standings(sorted(players), results, order)
+    return StandingsView(list(rows), players, len(results), unconfirmed, disputed)

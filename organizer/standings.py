@@ -1,0 +1,25 @@
+"""The standings page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from .auth import login_required
+from .db import get_session
+from .events import load_event
+from .pages import render_page
+from .services import events as event_service
+from .services.tournament import standings_view
+
+bp = Blueprint("standings", __name__, url_prefix="/events/<int:event_id>/standings")
+
+
+@bp.get("")
+@login_required
+def index(event_id: int) -> Any:
+    event = load_event(event_id)
+    return render_page("standings/index.html", "standings_table.html", event=event,
+                       view=standings_view(get_session(), event), tiebreaks=event_service.TIEBREAKS,
+                       point_schemes=event_service.POINT_SCHEMES)

@@ -1,0 +1,175 @@
+"""A table's page: seats, species, result entry (totals / scorepad / score case), confirmations,
+disputes; and the event's audit log."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, abort, g, request, url_for
+
+from .auth import login_required
+from .db import get_session
+from .events import load_event
+from .models import Event, Round
+from .pages import go_to, render_page
+from .rounds import load_round
+from .services import results as service
+from .services import rounds as round_service
+from .services.errors import InputError
+
+bp = Blueprint("tables", __name__, url_prefix="/events/<int:event_id>")
+
+
+def _load(event_id: int, number: int, table: int) -> tuple[Event, Round, round_service.TableView]:
+    event = load_event(event_id)
+    rnd = load_round(event, number)
+    assert rnd.id is not None
+    view = next((v for v in round_service.tables_of(get_session(), rnd.id) if v.table.number == table), None)
+    if view is None:
+        abort(404)
+    return event, rnd, view
+
+
+def _mode(event: Event, requested: str | None) -> str:
+    modes = [m for m in event.entry_modes if m in ("totals", "scorepad", "assistant")]
+    return requested if requested in modes else (modes[0] if modes else "totals")
+
+
+def _prefill(view: round_service.TableView) -> dict[str, str]:
+    """The stored result as form values, for a correction."""
+    form: dict[str, str] = {}
+    if view.result is None:
+        return form
+    for seat_view, stored in zip(view.seats, view.result.seats):
+        sid = seat_view.seat.id
+        form[f"points_{sid}"] = str(stored.get("points", ""))
+        form[f"species_{sid}"] = str(stored.get("species_count", ""))
+        pad = stored.get("scorepad") or {}
+        for index, species in enumerate(view.table.species):
+            if species in pad:
+                form[f"pad_{sid}_{index}"] = str(pad[species])
+        if stored.get("bonus"):
+            form[f"bonus_{sid}"] = str(stored["bonus"])
+    return form
+
+
+def _page(event: Event, rnd: Round, view: round_service.TableView, status: int = 200, **context: Any) -> Any:
+    db = get_session()
+    confirmed_seats: set[int | None] = set()
+    if view.result is not None:
+        confirmed_seats = {c.seat_id for c in service.confirmations_of(db, view.result)}
+    editing = context.pop("editing", view.result is None)
+    form = context.pop("form", None)
+    if form is None:
+        form = _prefill(view) if editing else {}
+    context.setdefault("errors", {})
+    context.setdefault("conflict", None)
+    return render_page("tables/show.html", "table_result.html", status, event=event, round=rnd, view=view,
+                       mode=_mode(event, request.values.get("mode") or (view.result.entry_mode if view.result else None)),
+                       editing=editing, form=form, confirmed_seats=confirmed_seats,
+                       log=service.audit_log(db, event.id or 0, view.table.id), **context)
+
+
+@bp.get("/rounds/<int:number>/tables/<int:table>")
+@login_required
+def show(event_id: int, number: int, table: int) -> Any:
+    event, rnd, view = _load(event_id, number, table)
+    return _page(event, rnd, view, editing=view.result is None or request.args.get("edit") == "1")
+
+
+@bp.post("/rounds/<int:number>/tables/<int:table>/result")
+@login_required
+def enter(event_id: int, number: int, table: int) -> Any:
+    event, rnd, view = _load(event_id, number, table)
+    db = get_session()
+    form = {key: request.form.get(key, "") for key in request.form if key != "csrf_token"}
+    mode = form.get("mode", "")
+    try:
+        version = int(form.get("version", "0"))
+    except ValueError:
+        version = -1
+    try:
+        if mode not in event.entry_modes:
+            raise InputError({"": f"This event does not allow {mode or 'this kind of'} entry."})
+        if mode == "scorepad":
+            submission = service.parse_scorepad(view, rnd.format, form)
+        elif mode == "totals":
+            submission = service.parse_totals(view, form)
+        else:
+            raise InputError({"": "Choose how to enter the result."})
+        service.save_result(db, event, rnd, view, submission, version, g.organizer.name)
+    except InputError as bad:
+        db.rollback()
+        return _page(event, rnd, view, 422, editing=True, form=form, errors=bad.errors)
+    except service.ResultConflict as conflict:
+        _, _, fresh = _load(event_id, number, table)
+        return _page(event, rnd, fresh, 409, editing=True, form=form, conflict=conflict.current)
+    return go_to(url_for("tables.show", event_id=event_id, number=number, table=table))
+
+
+def _version() -> int:
+    try:
+        return int(request.form.get("version", ""))
+    except ValueError:
+        return -1
+
+
+@bp.post("/rounds/<int:number>/tables/<int:table>/confirm")
+@login_required
+def confirm(event_id: int, number: int, table: int) -> Any:
+    event, rnd, view = _load(event_id, number, table)
+    if view.result is None:
+        abort(404)
+    db = get_session()
+    seat = request.form.get("seat", "")
+    try:
+        if seat == "organizer":
+            service.confirm_by_organizer(db, event, view, view.result, _version(), g.organizer.id, g.organizer.name)
+        else:
+            try:
+                seat_id = int(seat)
+            except ValueError:
+                raise InputError({"": "Tap the name of the player who confirms."}) from None
+            service.confirm_by_seat(db, event, view, view.result, seat_id, _version(), g.organizer.id, g.organizer.name)
+    except InputError as bad:
+        db.rollback()
+        _, _, fresh = _load(event_id, number, table)
+        return _page(event, rnd, fresh, 422, editing=False, errors=bad.errors)
+    _, _, fresh = _load(event_id, number, table)
+    return _page(event, rnd, fresh, editing=False)
+
+
+@bp.post("/rounds/<int:number>/tables/<int:table>/dispute")
+@login_required
+def dispute(event_id: int, number: int, table: int) -> Any:
+    event, rnd, view = _load(event_id, number, table)
+    if view.result is None:
+        abort(404)
+    db = get_session()
+    try:
+        service.dispute(db, event, view, view.result, _version(), request.form.get("note", ""), g.organizer.name)
+    except InputError as bad:
+        db.rollback()
+        return _page(event, rnd, view, 422, editing=False, errors=bad.errors,
+                     dispute_note=request.form.get("note", ""))
+    _, _, fresh = _load(event_id, number, table)
+    return _page(event, rnd, fresh, editing=False)
+
+
+@bp.get("/audit")
+@login_required
+def audit(event_id: int) -> Any:
+    event = load_event(event_id)
+    return render_page("tables/audit.html", "audit_log.html", event=event,
+                       log=service.audit_log(get_session(), event_id))
+
+
+@bp.get("/rounds/<int:number>/tables/<int:table>/case.json")
+@login_required
+def case_download(event_id: int, number: int, table: int) -> Any:
+    _, _, view = _load(event_id, number, table)
+    if view.result is None or view.result.score_case is None:
+        abort(404)
+    return Response(json.dumps(view.result.score_case, indent=2), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="round{number}-table{table}.json"'})

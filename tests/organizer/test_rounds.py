@@ -1,0 +1,169 @@
+"""Seating rounds: propose, review, swap, publish, close; table pages."""
+
+from __future__ import annotations
+
+import re
+
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from organizer.models import AuditEntry, Event, GameTable, Round, Seat
+from organizer.services import rounds as service
+
+from .conftest import HX, add_players, error_beside
+
+
+def seats_by_table(session: Session, rnd: Round) -> list[list[int]]:
+    session.expire_all()
+    assert rnd.id is not None
+    return [[s.seat.player_id for s in view.seats] for view in service.tables_of(session, rnd.id)]  # type: ignore[misc]
+
+
+def propose(client: FlaskClient, event: Event, seed: str = "") -> object:
+    return client.post(f"/events/{event.id}/rounds/propose", data={"seed": seed})
+
+
+def test_round_one_seats_checked_in_players_reproducibly(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = add_players(session, event, 10)
+    add_players_late = add_players(session, event, 0)
+    assert add_players_late == []
+    players[9].checked_in = False
+    session.add(players[9])
+    session.commit()
+    page = signed_in.get(f"/events/{event.id}/rounds").text
+    assert "9 players checked in and ready for round 1" in page
+    response = propose(signed_in, event, "1234")
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    rnd = session.exec(select(Round)).one()
+    assert (rnd.number, rnd.status, rnd.seed, rnd.format) == (1, "proposed", 1234, "standard")
+    tables = seats_by_table(session, rnd)
+    assert sorted(len(t) for t in tables) == [3, 3, 3]  # 9 players, preferred 4: no table of 1 or 2 left over
+    assert sorted(p for t in tables for p in t) == sorted(p.id for p in players[:9])
+    # Discard and propose again with the same seed: the same tables.
+    signed_in.post(f"/events/{event.id}/rounds/1/discard")
+    assert session.exec(select(Round)).all() == []
+    propose(signed_in, event, "1234")
+    again = session.exec(select(Round)).one()
+    assert seats_by_table(session, again) == tables
+
+
+def test_tables_show_start_player_dealer_and_species(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add_players(session, event, 8)
+    propose(signed_in, event, "7")
+    rnd = session.exec(select(Round)).one()
+    tables = session.exec(select(GameTable).order_by(GameTable.number)).all()
+    assert [len(t.species) for t in tables] == [10, 10]  # 4 players, 2018 standard game: all 10 species
+    page = signed_in.get(f"/events/{event.id}/rounds/1").text
+    assert page.count("start player</span>") == 2 and page.count("dealer</span>") == 2
+    assert "Blue Spruce" in page
+    first_table = seats_by_table(session, rnd)[0]
+    from organizer.models import Player
+
+    names = [session.get(Player, pid).name for pid in first_table]  # type: ignore[union-attr]
+    table_page = signed_in.get(f"/events/{event.id}/rounds/1/tables/1").text
+    seat_items = re.findall(r"<li><strong>([^<]+)</strong>\s*(.*?)</li>", table_page, re.S)
+    assert [name for name, _ in seat_items] == names
+    assert "start player" in seat_items[0][1] and "dealer" in seat_items[-1][1]
+
+
+def test_three_player_tables_get_eight_species(signed_in: FlaskClient, session: Session) -> None:
+    from .conftest import create_event
+
+    event = create_event(session, preferred_table_size=3, edition="2010")
+    add_players(session, event, 6)
+    propose(signed_in, event)
+    for table in session.exec(select(GameTable)).all():
+        assert len(table.species) == 8
+        assert "Blue Spruce" not in table.species  # 2010 species only
+
+
+def test_swap_players_between_tables(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add_players(session, event, 8)
+    propose(signed_in, event, "99")
+    rnd = session.exec(select(Round)).one()
+    before = seats_by_table(session, rnd)
+    a, b = before[0][0], before[1][2]
+    response = signed_in.post(f"/events/{event.id}/rounds/1/swap", data={"first": a, "second": b}, headers=HX)
+    assert response.status_code == 200 and response.text.lstrip().startswith('<div id="round-tables">')
+    after = seats_by_table(session, rnd)
+    assert after[0][0] == b and after[1][2] == a
+    assert session.exec(select(AuditEntry).where(AuditEntry.action == "round.swapped")).one()
+
+
+def test_swap_refusals(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = add_players(session, event, 8)
+    players[0].fixed_table = 1
+    session.add(players[0])
+    session.commit()
+    propose(signed_in, event, "5")
+    rnd = session.exec(select(Round)).one()
+    tables = seats_by_table(session, rnd)
+    assert players[0].id in tables[0]
+    response = signed_in.post(f"/events/{event.id}/rounds/1/swap", data={"first": players[0].id, "second": tables[1][0]})
+    assert response.status_code == 422
+    assert "Player 01 is fixed to table 1" in error_beside(response.text, "swap")
+    response = signed_in.post(f"/events/{event.id}/rounds/1/swap", data={"first": "", "second": ""})
+    assert "Choose two players" in response.text
+    assert seats_by_table(session, rnd) == tables
+    signed_in.post(f"/events/{event.id}/rounds/1/publish")
+    response = signed_in.post(f"/events/{event.id}/rounds/1/swap", data={"first": tables[0][1], "second": tables[1][1]})
+    assert response.status_code == 422 and "only change before publishing" in response.text
+
+
+def test_fixed_table_is_respected(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = add_players(session, event, 12)
+    players[5].fixed_table = 3
+    session.add(players[5])
+    session.commit()
+    propose(signed_in, event)
+    rnd = session.exec(select(Round)).one()
+    assert players[5].id in seats_by_table(session, rnd)[2]
+
+
+def test_publish_then_close_needs_confirmed_results(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add_players(session, event, 4)
+    propose(signed_in, event)
+    assert signed_in.post(f"/events/{event.id}/rounds/1/publish").status_code == 302
+    session.expire_all()
+    assert session.exec(select(Round)).one().status == "published"
+    assert signed_in.post(f"/events/{event.id}/rounds/1/publish").status_code == 422
+    response = signed_in.post(f"/events/{event.id}/rounds/1/close")
+    assert response.status_code == 422 and "no result yet at table 1" in response.text
+    response = propose(signed_in, event)
+    assert "Round 1 is still published" in response.text  # type: ignore[attr-defined]
+
+
+def test_too_few_players_and_bad_seed(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add_players(session, event, 1)
+    response = signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": ""}, headers=HX)
+    assert response.status_code == 422 and "at least 2 are needed" in response.text
+    response = signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "abc"})
+    assert "whole number" in error_beside(response.text, "seed")
+    assert session.exec(select(Round)).all() == []
+
+
+def test_late_entry_waits_for_its_round(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = add_players(session, event, 5)
+    players[4].joined_round = 2
+    session.add(players[4])
+    session.commit()
+    propose(signed_in, event)
+    rnd = session.exec(select(Round)).one()
+    seated = [p for t in seats_by_table(session, rnd) for p in t]
+    assert players[4].id not in seated and len(seated) == 4
+
+
+def test_draft_round_tables_are_digital_with_draft_species(signed_in: FlaskClient, session: Session) -> None:
+    from .conftest import create_event
+
+    event = create_event(session, round_formats=["draft", "standard"])
+    add_players(session, event, 4)
+    propose(signed_in, event)
+    table = session.exec(select(GameTable)).one()
+    assert table.digital and len(table.species) == 9
+    assert len({s.token for s in session.exec(select(Seat)).all()}) == 4
+
+
+def test_unknown_round_and_table_are_404(signed_in: FlaskClient, event: Event) -> None:
+    assert signed_in.get(f"/events/{event.id}/rounds/3").status_code == 404
+    assert signed_in.get(f"/events/{event.id}/rounds/1/tables/1").status_code == 404
