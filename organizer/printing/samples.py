@@ -192,3 +192,50 @@ def standings_from_rounds(rounds: list[ReportRound]) -> tuple[StandingRow, ...]:
     return tuple(StandingRow(rank=i + 1, player=name, tournament_points=tp[name], game_points=points[name],
                              opponents_average=average[name], species_count=species[name],
                              games=len(rounds)) for i, name in enumerate(order))
+
+
+def write_examples(folder: str, dpi: float = 90) -> list[str]:
+    """Render one page of each document to PNG for docs/examples (needs the test extras:
+    pypdfium2). Run: python -m organizer.printing.samples docs/examples"""
+    from pathlib import Path
+
+    import pypdfium2 as pdfium  # test extra: only the docs need pictures
+
+    from .roundpack import round_pack
+    from .scorepad import blank_scorepad
+    from .scoresheet import score_sheet
+    from .standings import event_report, standings_pdf
+
+    pack = round_pack(sample_round_pack(tables=6, digital_every=2))
+    sheet = score_sheet(sample_score_sheet())
+    wanted = [
+        ("scorepad-blank-2018-a4", blank_scorepad(4, "2018", "a4"), 0),
+        ("scorepad-blank-2010-letter", blank_scorepad(3, "2010", "letter"), 0),
+        ("roundpack-seating", pack, 0),
+        ("roundpack-find-your-table", pack, 1),
+        ("roundpack-table-scorepad", pack, 7),
+        ("roundpack-slips", pack, 8),
+        ("scoresheet-summary", sheet, 0),
+        ("scoresheet-player", sheet, 1),
+        ("standings", standings_pdf(sample_standings(players=120, after_round=4)), 0),
+        ("event-report", event_report(sample_event_report()), 1),
+    ]
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, pdf, page in wanted:
+        document = pdfium.PdfDocument(pdf)
+        image = document[page].render(scale=dpi / 72).to_pil().convert("RGB")
+        document.close()
+        # A 64-colour palette keeps each picture small without visible loss on flat colours.
+        target = out / f"{name}.png"
+        image.quantize(colors=64).save(target, optimize=True)
+        written.append(str(target))
+    return written
+
+
+if __name__ == "__main__":
+    import sys
+
+    for path in write_examples(sys.argv[1] if len(sys.argv) > 1 else "docs/examples"):
+        print(path)

@@ -110,7 +110,7 @@ def draw_scorepad_page(
     rows.append(("Place", None, False))
 
     footer_lines = simpleSplit(rules_reminder(game_format), REGULAR, 7.5, width - 2 * MARGIN)
-    notes_height = 14 + 10.5 * len(footer_lines) + (12 if header is None or header.left_out else 0) + 14
+    notes_height = 14 + 10.5 * len(footer_lines) + (12 if header is None or header.left_out else 0) + 24
     grid_bottom = MARGIN + 8 * mm + notes_height
     name_height = 20 * mm if header else 16 * mm
     row_height = min(15 * mm, (grid_top - grid_bottom - name_height) / len(rows))
@@ -183,8 +183,11 @@ def draw_scorepad_page(
         draw_fitted(canvas, left, y, "Set aside before dealing: " + ", ".join(header.left_out),
                     width - 2 * MARGIN, size=8.5, bold=True)
         y -= 12
-    canvas.drawString(left, y, safe_text(tie_break_text(edition, game_format)))
-    y -= 13
+    canvas.setFont(REGULAR, 8.5)
+    for line in simpleSplit(tie_break_text(edition, game_format), REGULAR, 8.5, width - 2 * MARGIN):
+        canvas.drawString(left, y, line)
+        y -= 11
+    y -= 2
     canvas.setFillColor(MUTED)
     canvas.setFont(REGULAR, 7.5)
     for line in footer_lines:
