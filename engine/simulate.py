@@ -196,9 +196,11 @@ def simulate(
     edition: str = "2018",
     rotate: bool = False,
     on_game: Callable[[int, Any], None] | None = None,
+    first_index: int = 0,
 ) -> Summary:
     """Play ``games`` seeded games and summarise them; ``on_game(i, state)`` sees each finished
-    game (for ``--out`` and the progress bar)."""
+    game (for ``--out`` and the progress bar). ``first_index`` starts the run at a later game
+    (games ``first_index`` .. ``first_index + games - 1``), to split a run across processes."""
     from .game import Game, GameSetupError
 
     names = [name.strip().lower() for name in bots]
@@ -207,7 +209,7 @@ def simulate(
     player_seats = players
     summary = Summary(mode, players, str(edition), seed, tuple(names), rotate)
     started = time.perf_counter()
-    for index in range(games):
+    for index in range(first_index, first_index + games):
         lineup = lineup_for(names, player_seats, index, rotate)
         try:
             game = Game(mode, players, seed=game_seed(seed, index), edition=edition)
@@ -228,7 +230,7 @@ def simulate(
             len(state.history),
         )
         if on_game is not None:
-            on_game(index, state)
+            on_game(index - first_index, state)
     summary.seconds = time.perf_counter() - started
     return summary
 
