@@ -1,0 +1,287 @@
+"""Seating a round: table sizes, Swiss pairing with repeat avoidance, seat order.
+
+Pure functions over plain dataclasses, so the organizer views, the benchmark and the tests all
+call the same code without a database. The search itself lives in `seating_search`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from organizer.services.seating_search import SeatingSearch, TableCost
+
+MIN_TABLE_SIZE = 2
+MAX_TABLE_SIZE = 4
+
+
+class SeatingError(ValueError):
+    """A seating request that cannot be met; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class SeatingPlayer:
+    """A checked-in player as the seating sees them.
+
+    `rank` is 0 for the top of the current standings (shared ranks are fine);
+    `fixed_table` is the 1-based table number the player must sit at (accessibility).
+    """
+
+    id: int
+    rank: int
+    fixed_table: int | None = None
+
+
+@dataclass
+class SeatingHistory:
+    """What earlier rounds tell the seating: who met whom, who started, who sat where."""
+
+    opponents: dict[int, set[int]] = field(default_factory=dict)
+    start_counts: dict[int, int] = field(default_factory=dict)
+    seat_counts: dict[int, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def from_tables(cls, tables: Iterable[Sequence[int]]) -> SeatingHistory:
+        """Build the history from past tables, each a list of player ids in seat order."""
+        history = cls()
+        for table in tables:
+            history.add_table(table)
+        return history
+
+    def add_table(self, table: Sequence[int]) -> None:
+        """Record one played table (player ids in seat order, seat 0 the start player)."""
+        if len(set(table)) != len(table):
+            raise SeatingError(f"a past table lists a player twice: {list(table)}")
+        for position, player in enumerate(table):
+            self.opponents.setdefault(player, set()).update(p for p in table if p != player)
+            counts = self.seat_counts.setdefault(player, [])
+            counts.extend([0] * (position + 1 - len(counts)))
+            counts[position] += 1
+        if table:
+            self.start_counts[table[0]] = self.start_counts.get(table[0], 0) + 1
+
+    def have_met(self, a: int, b: int) -> bool:
+        return b in self.opponents.get(a, ()) or a in self.opponents.get(b, ())
+
+
+def table_sizes(n_players: int, preferred: int) -> list[int]:
+    """Split `n_players` into tables of 2–4, largest first.
+
+    The rule (see docs/decisions.md): every table within one of `preferred` when that is
+    possible at all, then as many tables of the preferred size as possible, then as few
+    other tables as possible, then the smallest total distance from the preferred size.
+    A table of one never happens.
+    """
+    if isinstance(preferred, bool) or not isinstance(preferred, int):
+        raise SeatingError(f"preferred table size must be a whole number, not {preferred!r}")
+    if not MIN_TABLE_SIZE <= preferred <= MAX_TABLE_SIZE:
+        raise SeatingError(
+            f"preferred table size must be {MIN_TABLE_SIZE}, 3 or {MAX_TABLE_SIZE}, not {preferred}"
+        )
+    if isinstance(n_players, bool) or not isinstance(n_players, int):
+        raise SeatingError(f"number of players must be a whole number, not {n_players!r}")
+    if n_players < MIN_TABLE_SIZE:
+        raise SeatingError(f"at least 2 players are needed to seat a round, not {n_players}")
+
+    # More than three tables of one other size never helps: four 3s make three 4s, two 2s one 4,
+    # three 4s four 3s, three 2s two 3s, two 3s three 2s, one 4 two 2s. So try 0..3 of each.
+    others = [size for size in (4, 3, 2) if size != preferred]
+    best_key: tuple[int, int, int, int] | None = None
+    best: dict[int, int] = {}
+    for first, second in itertools.product(range(4), repeat=2):
+        rest = n_players - first * others[0] - second * others[1]
+        if rest < 0 or rest % preferred:
+            continue
+        counts = {preferred: rest // preferred, others[0]: first, others[1]: second}
+        key = (
+            sum(c for size, c in counts.items() if abs(size - preferred) > 1),
+            -counts[preferred],
+            first + second,
+            sum(c * abs(size - preferred) for size, c in counts.items()),
+        )
+        if best_key is None or key < best_key:
+            best_key, best = key, counts
+    return [size for size in (4, 3, 2) for _ in range(best[size])]
+
+
+def propose_seating(
+    players: Sequence[SeatingPlayer],
+    round_number: int,
+    preferred_size: int,
+    seed: int | str,
+    history: SeatingHistory | None = None,
+) -> list[list[int]]:
+    """Propose the tables of a round: table 1 first, each a list of player ids in seat order.
+
+    Seat 0 is the start player, the last seat the dealer (on the start player's right).
+    Round 1 is a shuffle reproducible from `seed`. Later rounds are Swiss: tables group players
+    of neighbouring ranks while first minimising repeated opponent pairs, then the sum over
+    tables of the rank range, then start players who have started before, then the rank variance.
+    The same inputs always give the same tables.
+    """
+    history = history or SeatingHistory()
+    if round_number < 1:
+        raise SeatingError(f"round number must be 1 or more, not {round_number}")
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        raise SeatingError(f"players listed more than once: {duplicates}")
+    for p in players:
+        if p.rank < 0:
+            raise SeatingError(f"player {p.id} has rank {p.rank}; ranks start at 0 for the top")
+    sizes = table_sizes(len(players), preferred_size)
+    sizes = _sizes_fitting_fixed_players(players, sizes)
+
+    rng = random.Random(f"arboretum-seating:{seed}:{round_number}")
+    if round_number == 1:
+        groups = _random_groups(players, sizes, rng)
+    else:
+        groups = _swiss_groups(players, sizes, history, rng)
+    return [_seat_order(group, history, rng) for group in groups]
+
+
+def repeated_pairs(tables: Sequence[Sequence[int]], history: SeatingHistory) -> list[tuple[int, int]]:
+    """The pairs seated together who have met before (for the TO's review screen)."""
+    pairs = []
+    for table in tables:
+        for a, b in itertools.combinations(table, 2):
+            if history.have_met(a, b):
+                pairs.append((min(a, b), max(a, b)))
+    return sorted(pairs)
+
+
+def rank_spread(tables: Sequence[Sequence[int]], ranks: dict[int, int]) -> int:
+    """Sum over tables of (worst rank - best rank) at the table."""
+    return sum(max(ranks[p] for p in t) - min(ranks[p] for p in t) for t in tables if t)
+
+
+def _sizes_fitting_fixed_players(players: Sequence[SeatingPlayer], sizes: list[int]) -> list[int]:
+    """Give the table numbers sizes so every fixed table has room, refusing what cannot fit."""
+    demand: dict[int, list[int]] = {}
+    for p in players:
+        if p.fixed_table is None:
+            continue
+        if not 1 <= p.fixed_table <= len(sizes):
+            raise SeatingError(
+                f"player {p.id} is fixed to table {p.fixed_table}, but this round has "
+                f"{len(sizes)} table{'s' if len(sizes) != 1 else ''}"
+            )
+        demand.setdefault(p.fixed_table, []).append(p.id)
+    if all(len(ids) <= sizes[t - 1] for t, ids in demand.items()):
+        return sizes
+    for table, ids in demand.items():
+        if len(ids) > max(sizes):
+            raise SeatingError(
+                f"players {sorted(ids)} are all fixed to table {table}, "
+                f"but no table this round seats more than {max(sizes)}"
+            )
+    # Hand the largest tables to the busiest fixed tables; the rest keep largest-first order.
+    remaining = sorted(sizes, reverse=True)
+    assigned: dict[int, int] = {}
+    for table in sorted(demand, key=lambda t: (-len(demand[t]), t)):
+        assigned[table] = remaining.pop(0)
+        if len(demand[table]) > assigned[table]:
+            raise SeatingError(
+                f"players {sorted(demand[table])} are fixed to table {table}, "
+                f"but there are not enough tables of {len(demand[table])} for every fixed table"
+            )
+    return [assigned[t] if t in assigned else remaining.pop(0) for t in range(1, len(sizes) + 1)]
+
+
+def _random_groups(
+    players: Sequence[SeatingPlayer], sizes: list[int], rng: random.Random
+) -> list[list[SeatingPlayer]]:
+    groups: list[list[SeatingPlayer]] = [[] for _ in sizes]
+    free = [p for p in players if p.fixed_table is None]
+    for p in players:
+        if p.fixed_table is not None:
+            groups[p.fixed_table - 1].append(p)
+    # Sort first so the shuffle depends on the set of players, not the order they were given in.
+    free.sort(key=lambda p: p.id)
+    rng.shuffle(free)
+    slots = iter(free)
+    for group, size in zip(groups, sizes):
+        while len(group) < size:
+            group.append(next(slots))
+    return groups
+
+
+def _swiss_groups(
+    players: Sequence[SeatingPlayer],
+    sizes: list[int],
+    history: SeatingHistory,
+    rng: random.Random,
+) -> list[list[SeatingPlayer]]:
+    ordered = sorted(players, key=lambda p: p.id)
+    index = {p.id: i for i, p in enumerate(ordered)}
+    met = [
+        {index[o] for o in history.opponents.get(p.id, ()) if o in index}
+        for p in ordered
+    ]
+    # History may be one-sided if built by hand; a meeting counts whoever recorded it.
+    for i, others in enumerate(met):
+        for j in others:
+            met[j].add(i)
+    search = SeatingSearch(
+        ranks=[p.rank for p in ordered],
+        met=met,
+        start_counts=[history.start_counts.get(p.id, 0) for p in ordered],
+        sizes=sizes,
+        pinned=[None if p.fixed_table is None else p.fixed_table - 1 for p in ordered],
+        rng=rng,
+    )
+    tables = search.run()
+    return [[ordered[i] for i in table] for table in _top_tables_first(tables, search)]
+
+
+def _top_tables_first(tables: list[list[int]], search: SeatingSearch) -> list[list[int]]:
+    """Renumber tables without fixed players so better-ranked groups get lower numbers.
+
+    Only tables of the same size trade numbers, so sizes and fixed tables stay where they were.
+    """
+    movable: dict[int, list[int]] = {}
+    for number, table in enumerate(tables):
+        if not any(search.pinned[i] is not None for i in table):
+            movable.setdefault(len(table), []).append(number)
+    result = list(tables)
+    for numbers in movable.values():
+        groups = sorted(
+            (tables[n] for n in numbers),
+            key=lambda t: (sum(search.ranks[i] for i in t) / len(t), min(search.ranks[i] for i in t)),
+        )
+        for number, group in zip(numbers, groups):
+            result[number] = group
+    return result
+
+
+def _seat_order(
+    group: list[SeatingPlayer], history: SeatingHistory, rng: random.Random
+) -> list[int]:
+    """Order a table: whoever started least starts, then spread the other seat positions."""
+    members = sorted(p.id for p in group)
+    rng.shuffle(members)  # ties between equally good orders are broken by the seed
+
+    def seat_cost(order: tuple[int, ...]) -> tuple[int, int]:
+        seat_total = 0
+        for position, player in enumerate(order):
+            counts = history.seat_counts.get(player, [])
+            seat_total += counts[position] if position < len(counts) else 0
+        return history.start_counts.get(order[0], 0), seat_total
+
+    return list(min(itertools.permutations(members), key=seat_cost))
+
+
+__all__ = [
+    "MAX_TABLE_SIZE",
+    "MIN_TABLE_SIZE",
+    "SeatingError",
+    "SeatingHistory",
+    "SeatingPlayer",
+    "TableCost",
+    "propose_seating",
+    "rank_spread",
+    "repeated_pairs",
+    "table_sizes",
+]

@@ -1,0 +1,218 @@
+"""Tournament points and standings with tie-breaks, as plain functions over dataclasses.
+
+All arithmetic is done with exact fractions (a 3-player table hands out thirds), so two players
+are tied only when their figures are really equal; the rows carry floats for display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from organizer.services.standings_schemes import (
+    DEFAULT_SCHEME,
+    SCHEMES,
+    Scheme,
+    SeatResult,
+    StandingsError,
+    TableResult,
+    beats,
+    tournament_points,
+)
+
+TIEBREAKS: dict[str, str] = {
+    "game_points": "total game points",
+    "opponents_average": "average tournament points of the opponents met, per meeting",
+    "species_count": "total species in the player's arboretums",
+    "head_to_head": "tournament points earned against the other tied players where they met",
+}
+DEFAULT_TIEBREAKS: tuple[str, ...] = (
+    "game_points",
+    "opponents_average",
+    "species_count",
+    "head_to_head",
+)
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of the standings. `rank` starts at 1 and is shared by fully tied players
+    (1, 2, 2, 4). `head_to_head` is only meaningful inside the group it separated; it is 0
+    for a player who was never tied down to that tie-break."""
+
+    rank: int
+    player_id: int
+    tournament_points: float
+    game_points: int
+    opponents_average: float
+    species_count: int
+    games: int
+    head_to_head: float
+
+
+@dataclass
+class _Tally:
+    tournament_points: Fraction = Fraction(0)
+    game_points: int = 0
+    species_count: int = 0
+    games: int = 0
+
+
+def compute_standings(
+    player_ids: Sequence[int],
+    results: Iterable[TableResult],
+    tiebreak_order: Sequence[str] = DEFAULT_TIEBREAKS,
+    scheme: str = DEFAULT_SCHEME,
+) -> list[StandingRow]:
+    """Rank `player_ids` by tournament points, then by each tie-break in `tiebreak_order`.
+
+    Results may include players outside `player_ids` (e.g. dropped players): their games count
+    for their opponents' figures, but they get no row. Players without results get a row of 0s.
+    Fully tied players keep the order they were given in.
+    """
+    if len(set(player_ids)) != len(player_ids):
+        raise StandingsError("a player is listed twice in the standings")
+    for name in tiebreak_order:
+        if name not in TIEBREAKS:
+            raise StandingsError(
+                f"unknown tie-break {name!r}; choose from {', '.join(sorted(TIEBREAKS))}"
+            )
+    if len(set(tiebreak_order)) != len(tiebreak_order):
+        raise StandingsError("a tie-break is listed twice in the tie-break order")
+    if scheme not in SCHEMES:
+        raise StandingsError(
+            f"unknown tournament-point scheme {scheme!r}; choose from {', '.join(sorted(SCHEMES))}"
+        )
+    tables = _checked(results)
+    score_table = SCHEMES[scheme].table_points
+    against = SCHEMES[scheme].against
+
+    tallies: dict[int, _Tally] = {p: _Tally() for p in player_ids}
+    meetings: dict[int, list[int]] = {p: [] for p in player_ids}
+    for table in tables:
+        points = score_table(table)
+        for seat in table.seats:
+            tally = tallies.setdefault(seat.player_id, _Tally())
+            tally.tournament_points += points[seat.player_id]
+            tally.game_points += seat.points
+            tally.species_count += seat.species_count
+            tally.games += 1
+            meetings.setdefault(seat.player_id, []).extend(
+                s.player_id for s in table.seats if s.player_id != seat.player_id
+            )
+
+    opponents_average: dict[int, Fraction] = {}
+    for player in player_ids:
+        met = meetings[player]
+        opponents_average[player] = (
+            sum((tallies[o].tournament_points for o in met), Fraction(0)) / len(met)
+            if met
+            else Fraction(0)
+        )
+
+    simple_keys: dict[str, Callable[[int], Fraction]] = {
+        "game_points": lambda p: Fraction(tallies[p].game_points),
+        "opponents_average": lambda p: opponents_average[p],
+        "species_count": lambda p: Fraction(tallies[p].species_count),
+    }
+    head_to_head: dict[int, Fraction] = {}
+    groups: list[list[int]] = [list(player_ids)]
+    for criterion in ("tournament_points", *tiebreak_order):
+        if criterion == "tournament_points":
+            key: Callable[[int], Fraction] = lambda p: tallies[p].tournament_points
+            groups = [g2 for g in groups for g2 in _split(g, {p: key(p) for p in g})]
+        elif criterion == "head_to_head":
+            split: list[list[int]] = []
+            for group in groups:
+                if len(group) == 1:
+                    split.append(group)
+                    continue
+                earned = _head_to_head(group, tables, against)
+                head_to_head.update(earned)
+                split.extend(_split(group, earned))
+            groups = split
+        else:
+            key = simple_keys[criterion]
+            groups = [g2 for g in groups for g2 in _split(g, {p: key(p) for p in g})]
+
+    rows: list[StandingRow] = []
+    for group in groups:
+        rank = len(rows) + 1
+        for player in group:
+            tally = tallies[player]
+            rows.append(
+                StandingRow(
+                    rank=rank,
+                    player_id=player,
+                    tournament_points=float(tally.tournament_points),
+                    game_points=tally.game_points,
+                    opponents_average=float(opponents_average[player]),
+                    species_count=tally.species_count,
+                    games=tally.games,
+                    head_to_head=float(head_to_head.get(player, 0)),
+                )
+            )
+    return rows
+
+
+def _split(group: list[int], values: dict[int, Fraction]) -> list[list[int]]:
+    """Split a tied group by a value, highest first, keeping the given order within ties."""
+    by_value: dict[Fraction, list[int]] = {}
+    for player in group:
+        by_value.setdefault(values[player], []).append(player)
+    return [by_value[v] for v in sorted(by_value, reverse=True)]
+
+
+def _head_to_head(
+    group: list[int],
+    tables: list[TableResult],
+    against: Callable[[TableResult, SeatResult, SeatResult], Fraction],
+) -> dict[int, Fraction]:
+    """Tournament points each player of `group` earned against the others in it."""
+    members = set(group)
+    earned = {p: Fraction(0) for p in group}
+    for table in tables:
+        seated = [s for s in table.seats if s.player_id in members]
+        if len(seated) < 2:
+            continue
+        for seat in seated:
+            for other in seated:
+                if other is not seat:
+                    earned[seat.player_id] += against(table, seat, other)
+    return earned
+
+
+def _checked(results: Iterable[TableResult]) -> list[TableResult]:
+    tables = list(results)
+    seen_tables: set[tuple[int, int]] = set()
+    seated: set[tuple[int, int]] = set()
+    for table in tables:
+        if (table.round_number, table.table_id) in seen_tables:
+            raise StandingsError(
+                f"table {table.table_id} of round {table.round_number} has two results"
+            )
+        seen_tables.add((table.round_number, table.table_id))
+        for seat in table.seats:
+            if (table.round_number, seat.player_id) in seated:
+                raise StandingsError(
+                    f"player {seat.player_id} has two results in round {table.round_number}"
+                )
+            seated.add((table.round_number, seat.player_id))
+    return tables
+
+
+__all__ = [
+    "DEFAULT_SCHEME",
+    "DEFAULT_TIEBREAKS",
+    "SCHEMES",
+    "Scheme",
+    "SeatResult",
+    "StandingRow",
+    "StandingsError",
+    "TIEBREAKS",
+    "TableResult",
+    "beats",
+    "compute_standings",
+    "tournament_points",
+]

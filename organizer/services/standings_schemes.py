@@ -1,0 +1,150 @@
+"""Table results and the named tournament-point schemes an event can choose from."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+MAX_SPECIES = 10
+
+
+class StandingsError(ValueError):
+    """Results or settings the standings cannot be computed from; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's final figures: game points and distinct species in their arboretum."""
+
+    player_id: int
+    points: int
+    species_count: int
+
+    def __post_init__(self) -> None:
+        if self.points < 0:
+            raise StandingsError(f"player {self.player_id} has {self.points} points; never below 0")
+        if not 0 <= self.species_count <= MAX_SPECIES:
+            raise StandingsError(
+                f"player {self.player_id} has {self.species_count} species; "
+                f"an arboretum holds 0 to {MAX_SPECIES}"
+            )
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A finished table. `species_tiebreak` is True for 2018 and draft games (equal points go
+    to the player with more species) and False for 2010 (equal points are a shared result)."""
+
+    table_id: int
+    round_number: int
+    seats: list[SeatResult]
+    species_tiebreak: bool
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.seats) <= 4:
+            raise StandingsError(
+                f"table {self.table_id} has {len(self.seats)} results; a table seats 2 to 4"
+            )
+        ids = [s.player_id for s in self.seats]
+        if len(set(ids)) != len(ids):
+            raise StandingsError(f"table {self.table_id} lists a player twice")
+
+
+def beats(table: TableResult, seat: SeatResult, other: SeatResult) -> bool:
+    """Did `seat` finish strictly ahead of `other` by the game's own winner rule?"""
+    if seat.points != other.points:
+        return seat.points > other.points
+    return table.species_tiebreak and seat.species_count > other.species_count
+
+
+def pairwise_share(table: TableResult, seat: SeatResult, other: SeatResult) -> Fraction:
+    """1 for finishing ahead of `other`, 1/2 for a tie, 0 for finishing behind."""
+    if beats(table, seat, other):
+        return Fraction(1)
+    if beats(table, other, seat):
+        return Fraction(0)
+    return Fraction(1, 2)
+
+
+def _opponents_beaten(table: TableResult) -> dict[int, Fraction]:
+    return {
+        seat.player_id: sum(
+            (pairwise_share(table, seat, other) for other in table.seats if other is not seat),
+            Fraction(0),
+        )
+        for seat in table.seats
+    }
+
+
+def beaten_points(table: TableResult) -> dict[int, Fraction]:
+    """Opponents beaten / opponents at the table, a tie counting half: a win is worth 1 at
+    every table size, so 2-, 3- and 4-player tables weigh the same."""
+    opponents = len(table.seats) - 1
+    return {p: v / opponents for p, v in _opponents_beaten(table).items()}
+
+
+def placement_points(table: TableResult) -> dict[int, Fraction]:
+    """N-1 for first place down to 0 for last; tied players share the average of the places
+    they cover. Equals the number of opponents beaten (ties half), so bigger tables give more."""
+    return _opponents_beaten(table)
+
+
+def win_points(table: TableResult) -> dict[int, Fraction]:
+    """1 to the winner; a shared win splits the point equally between the tied winners."""
+    beaten = _opponents_beaten(table)
+    winners = [
+        s.player_id
+        for s in table.seats
+        if not any(beats(table, other, s) for other in table.seats if other is not s)
+    ]
+    return {p: Fraction(1, len(winners)) if p in winners else Fraction(0) for p in beaten}
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A tournament-point scheme: points per table, and points earned against one opponent
+    (used by the head-to-head tie-break)."""
+
+    name: str
+    description: str
+    table_points: Callable[[TableResult], dict[int, Fraction]]
+    against: Callable[[TableResult, SeatResult, SeatResult], Fraction]
+
+
+def _share_per_opponent(table: TableResult, seat: SeatResult, other: SeatResult) -> Fraction:
+    return pairwise_share(table, seat, other) / (len(table.seats) - 1)
+
+
+SCHEMES: dict[str, Scheme] = {
+    "beaten": Scheme(
+        "beaten",
+        "Opponents beaten divided by opponents at the table, a tie counting half "
+        "(a win is worth 1 at a table of any size).",
+        beaten_points,
+        _share_per_opponent,
+    ),
+    "placement": Scheme(
+        "placement",
+        "Places: N-1 points for first down to 0 for last at a table of N; tied players "
+        "share the places they cover (3/2/1/0 at four players, 1/0 at two).",
+        placement_points,
+        pairwise_share,
+    ),
+    "win": Scheme(
+        "win",
+        "1 point for winning the table; a shared win splits the point between the winners.",
+        win_points,
+        _share_per_opponent,
+    ),
+}
+DEFAULT_SCHEME = "beaten"
+
+
+def tournament_points(table: TableResult, scheme: str = DEFAULT_SCHEME) -> dict[int, float]:
+    """Tournament points each player at `table` earns under `scheme` (default: "beaten")."""
+    if scheme not in SCHEMES:
+        raise StandingsError(
+            f"unknown tournament-point scheme {scheme!r}; choose from {', '.join(sorted(SCHEMES))}"
+        )
+    return {p: float(v) for p, v in SCHEMES[scheme].table_points(table).items()}
