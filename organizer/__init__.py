@@ -48,6 +48,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_prefixed_env("ORGANIZER")
     else:
         app.config.from_mapping(test_config)
+    if app.config.get("PROXY_FIX"):
+        # Behind nginx/caddy: take the client address and scheme from X-Forwarded-* (one proxy),
+        # so the sign-in rate limit counts real clients rather than the proxy.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
     if app.config["HTTPS"]:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"

@@ -16,6 +16,7 @@ from .services.errors import InputError
 def init_app(app: Flask) -> None:
     app.cli.add_command(create_organizer_command)
     app.cli.add_command(db_upgrade_command)
+    app.cli.add_command(demo_command)
 
 
 @click.command("create-organizer")
@@ -51,3 +52,14 @@ def db_upgrade_command() -> None:
     """Bring the database schema up to date (the app also does this when it starts)."""
     upgrade_database(get_engine())
     click.echo("Database is up to date.")
+
+
+@click.command("demo")
+@with_appcontext
+def demo_command() -> None:
+    """Create the demo organizer (demo / demo, for trying the app only) and a demo event."""
+    from .services.demo import ensure_demo
+
+    with Session(get_engine()) as session:
+        summary = ensure_demo(session)
+    click.echo(summary)

@@ -1,0 +1,76 @@
+"""A demo event so a newcomer sees a running tournament at once (``flask --app organizer demo``).
+
+The account ``demo`` / ``demo`` is for trying the app on one's own machine only: never run this
+command against a database that is reachable by others."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlmodel import Session, select
+from werkzeug.security import generate_password_hash
+
+from ..models import Event, Organizer, Player
+from . import accounts, events, results, rounds
+
+DEMO_ACCOUNT = "demo"
+DEMO_PASSWORD = "demo"
+DEMO_EVENT = "Demo Club Open"
+DEMO_PLAYERS = [
+    ("Ada Moss", "Riverside Gamers"), ("Bram Oakley", "Riverside Gamers"), ("Cleo Birch", "Hilltop Meeples"),
+    ("Dev Patel", "Hilltop Meeples"), ("Esme Rowan", "Library Club"), ("Finn Alder", "Library Club"),
+    ("Gia Laurel", ""), ("Hugo Thorn", "Riverside Gamers"), ("Ines Maple", "Hilltop Meeples"),
+    ("Jon Hazel", "Library Club"), ("Kira Linden", ""), ("Leo Ashby", "Hilltop Meeples"),
+]
+DEMO_SEED = 2026
+#: scorepads of the first two tables (points per species in the table's scorepad order)
+DEMO_SCOREPADS = [
+    [[0, 7, 0, 12, 0, 5, 0, 9, 0, 4], [6, 0, 11, 0, 3, 0, 8, 0, 0, 2],
+     [0, 0, 0, 5, 14, 0, 0, 3, 6, 0], [4, 9, 0, 0, 0, 0, 2, 0, 0, 7]],
+    [[3, 0, 8, 0, 0, 10, 0, 0, 5, 0], [0, 12, 0, 4, 0, 0, 6, 0, 0, 3],
+     [7, 0, 0, 0, 9, 0, 0, 11, 0, 0], [0, 0, 5, 6, 0, 2, 0, 0, 8, 0]],
+]
+DEMO_SPECIES_COUNTS = [[7, 6, 5, 6], [6, 7, 5, 6]]
+
+
+def ensure_demo(session: Session) -> str:
+    """Create what is missing of the demo; running it again changes nothing."""
+    lines = []
+    organizer = session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT)).first()
+    if organizer is None:
+        # Deliberately below the normal minimum length: this account is for a local demo only.
+        organizer = Organizer(name=DEMO_ACCOUNT, password_hash=generate_password_hash(DEMO_PASSWORD, method=accounts.HASH_METHOD))
+        session.add(organizer)
+        session.commit()
+        lines.append(f"Demo organizer created: {DEMO_ACCOUNT} / {DEMO_PASSWORD} (for local trying out only).")
+    event = session.exec(select(Event).where(Event.name == DEMO_EVENT)).first()
+    if event is not None:
+        lines.append(f"Demo event “{DEMO_EVENT}” already exists; left as it is.")
+        return "\n".join(lines)
+    event = events.create_event(session, events.EventInput(name=DEMO_EVENT, date=date.today()), organizer.id, DEMO_ACCOUNT)
+    assert event.id is not None
+    session.add_all([Player(event_id=event.id, name=name, name_key=name.casefold(), club=club, checked_in=True)
+                     for name, club in DEMO_PLAYERS])
+    session.commit()
+    first = rounds.propose_round(session, event, DEMO_ACCOUNT, DEMO_SEED)
+    rounds.publish_round(session, event, first, DEMO_ACCOUNT)
+    assert first.id is not None
+    tables = rounds.tables_of(session, first.id)
+    for view, pads, counts in zip(tables, DEMO_SCOREPADS, DEMO_SPECIES_COUNTS):
+        form = {"mode": "scorepad"}
+        for seat_view, pad, count in zip(view.seats, pads, counts):
+            for index, value in enumerate(pad[: len(view.table.species)]):
+                form[f"pad_{seat_view.seat.id}_{index}"] = str(value)
+            form[f"species_{seat_view.seat.id}"] = str(count)
+        submission = results.parse_scorepad(view, first.format, form)
+        results.save_result(session, event, first, view, submission, 0, DEMO_ACCOUNT)
+    # Table 1 confirmed by its players, table 2 waiting for confirmation, table 3 still playing.
+    view = rounds.tables_of(session, first.id)[0]
+    assert view.result is not None
+    for seat_view in view.seats:
+        assert seat_view.seat.id is not None
+        results.confirm_by_seat(session, event, view, view.result, seat_view.seat.id, view.result.version,
+                                organizer.id, DEMO_ACCOUNT)
+    lines.append(f"Demo event “{DEMO_EVENT}” created: {len(DEMO_PLAYERS)} players, round 1 published, "
+                 f"table 1 confirmed, table 2 entered, table 3 still playing.")
+    return "\n".join(lines)
