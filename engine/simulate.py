@@ -282,7 +282,8 @@ def _int_arg(text: str) -> int:
 
 def _run_simulate(args: argparse.Namespace) -> int:
     err = sys.stderr
-    bots = [name.strip() for name in args.bots.split(",")] if args.bots.strip() else []
+    text = args.bots if args.bots is not None else ("heuristic" if args.mode == "solo" else "heuristic,random")
+    bots = [name.strip() for name in text.split(",")] if text.strip() else []
     try:
         players = check_parameters(args.mode, args.players, args.games, [b.lower() for b in bots])
     except ArboretumError as exc:
@@ -341,8 +342,11 @@ def add_simulate_command(subparsers: "argparse._SubParsersAction[argparse.Argume
     parser.add_argument("--games", type=_int_arg, default=100, help="number of games (default: 100)")
     parser.add_argument(
         "--bots",
-        default="heuristic,random",
-        help="bots by seat, comma-separated, cycling over the seats: random, heuristic (default: heuristic,random)",
+        default=None,
+        help=(
+            "bots by seat, comma-separated, cycling over the seats: random, heuristic "
+            "(default: heuristic,random; solo: heuristic)"
+        ),
     )
     parser.add_argument("--seed", type=_int_arg, default=0, help="the run's seed (default: 0)")
     parser.add_argument("--edition", choices=("2018", "2010"), default="2018", help="card edition (default: 2018)")
