@@ -24,7 +24,7 @@ from pypdf import PdfReader  # noqa: E402
 from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
 from organizer.printing import round_pack, standings_pdf  # noqa: E402
-from organizer.printing.layout import qr_modules  # noqa: E402
+from organizer.printing.qr import qr_modules  # noqa: E402
 from organizer.printing.samples import sample_round_pack, sample_standings  # noqa: E402
 
 

@@ -7,7 +7,6 @@ from fractions import Fraction
 from itertools import groupby
 from typing import Iterable
 
-from reportlab.graphics.barcode.qr import QrCodeWidget
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
@@ -20,6 +19,7 @@ from engine.errors import CardError
 from .data import Number
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, register_fonts, safe_text
+from .qr import qr_modules
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
@@ -128,14 +128,6 @@ def draw_fitted(
         canvas.drawRightString(x + width, y, shown)
     else:
         canvas.drawString(x, y, shown)
-
-
-def qr_modules(url: str) -> list[list[bool]]:
-    """The dark/light modules of ``url``'s QR code (error correction M: survives a crease or a
-    coffee ring), encoded by reportlab's QR widget."""
-    widget = QrCodeWidget(url, barLevel="M")
-    widget.qr.make()
-    return [[bool(module) for module in row] for row in widget.qr.modules]
 
 
 def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
