@@ -133,6 +133,42 @@ class Pick:
 
 
 Action = Union[Draw, Play, Discard, Give, Pick]
+
+# Legal actions are built by the hundred per turn from cards and cells a game state already
+# trusts. These builders skip the constructors' checks and set the slots directly (the slot
+# descriptors bypass the frozen __setattr__), which keeps the bots' hot path cheap.
+_new = object.__new__
+_set_play = (Play.__dict__["card"].__set__, Play.__dict__["cell"].__set__)
+_set_give = (Give.__dict__["card"].__set__, Give.__dict__["cell"].__set__)
+_set_pick = (Pick.__dict__["card"].__set__, Pick.__dict__["cell"].__set__)
+_set_discard = Discard.__dict__["card"].__set__
+
+
+def trusted_play(card: Card, cell: Cell) -> Play:
+    action: Play = _new(Play)
+    _set_play[0](action, card)
+    _set_play[1](action, cell)
+    return action
+
+
+def trusted_give(card: Card, cell: Cell) -> Give:
+    action: Give = _new(Give)
+    _set_give[0](action, card)
+    _set_give[1](action, cell)
+    return action
+
+
+def trusted_pick(card: Card, cell: Cell | None) -> Pick:
+    action: Pick = _new(Pick)
+    _set_pick[0](action, card)
+    _set_pick[1](action, cell)
+    return action
+
+
+def trusted_discard(card: Card) -> Discard:
+    action: Discard = _new(Discard)
+    _set_discard(action, card)
+    return action
 ACTION_TYPES: tuple[type, ...] = (Draw, Play, Discard, Give, Pick)
 
 _CELL = r"(?P<x>-?\d+) ?, ?(?P<y>-?\d+)"

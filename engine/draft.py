@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from .actions import Action, Pick
+from .actions import Action, Pick, trusted_pick
 from .arboretum import Cell
 from .cards import Card
 from .errors import GameOverError, IllegalActionError
@@ -22,14 +22,6 @@ from .standard import find_card
 
 HAND_SIZE = 8
 PICKS_PER_ROUND = 7
-
-
-def _pick_action(card: Card, cell: Cell | None) -> Pick:
-    # trusted construction for legal actions (cards from the hand, cells from the arboretum)
-    action = object.__new__(Pick)
-    object.__setattr__(action, "card", card)
-    object.__setattr__(action, "cell", cell)
-    return action
 
 
 class DraftState(State):
@@ -58,6 +50,14 @@ class DraftState(State):
         self.hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in range(self.seats)]
 
     @property
+    def phase(self) -> str:
+        return "over" if self.terminal else "pick"
+
+    def stamp(self, seat: int | None = None) -> int:
+        # a seat's pick goes stale only when the picks are revealed and its hand changes
+        return self.reveals
+
+    @property
     def direction(self) -> int:
         """+1: hands pass to the next seat (rounds 1 and 3); -1: to the previous (round 2)."""
         return -1 if self.round % 2 == 1 else 1
@@ -79,7 +79,7 @@ class DraftState(State):
         seat = self._need_seat(seat, "legal_actions")
         cells: list[Cell | None] = list(self.arboretums[seat].legal_cells())
         cells.append(None)
-        return [_pick_action(card, cell) for card in self.hands[seat] for cell in cells]
+        return [trusted_pick(card, cell) for card in self.hands[seat] for cell in cells]
 
     def random_action(self, rng: random.Random, seat: int | None = None) -> Action:
         if self.terminal:
@@ -90,7 +90,7 @@ class DraftState(State):
         hand = self.hands[seat]
         index = getattr(rng, "_randbelow", rng.randrange)(len(hand) * options)  # as rng.choice draws
         choice = index % options
-        return _pick_action(hand[index // options], cells[choice] if choice < len(cells) else None)
+        return trusted_pick(hand[index // options], cells[choice] if choice < len(cells) else None)
 
     def _need_seat(self, seat: int | None, what: str) -> int:
         if seat is None:
@@ -165,7 +165,7 @@ class DraftState(State):
     def _add_view(self, view: dict[str, Any], seat: int | None) -> None:
         view.update(
             {
-                "phase": "over" if self.terminal else "pick",
+                "phase": self.phase,
                 "round": min(self.round + 1, self.rounds),
                 "rounds": self.rounds,
                 "pick": self.pick + 1,

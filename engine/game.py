@@ -43,6 +43,10 @@ class GameSetupError(CaseError):
     """Game parameters that cannot make a game (mode, player count, species, names, seed)."""
 
 
+class StaleActionError(IllegalActionError):
+    """An action chosen in a situation that has passed (a resent form, a double tap)."""
+
+
 @dataclass(frozen=True)
 class Game:
     """A game's parameters. Species not named are drawn from the seed (RULES.md §1 decision);
@@ -218,6 +222,25 @@ class State:
         """Grows by one with every applied action: "changed since N?" is ``version != N``."""
         return len(self.history)
 
+    def stamp(self, seat: int | None = None) -> int:
+        """A number that changes whenever the situation ``seat`` chose its action in has passed:
+        the version in turn-based games; the draft overrides it (other seats' hidden picks do
+        not make a seat's pick stale, only a reveal does)."""
+        return len(self.history)
+
+    def apply_stamped(self, action: Action, seat: int | None, stamp: int) -> None:
+        """:meth:`apply_action`, but only if :meth:`stamp` is still ``stamp`` (the value shown
+        with the form the action came from): a double tap or a resent form is refused with
+        :class:`StaleActionError` instead of being applied twice."""
+        now = self.stamp(seat)
+        if stamp != now:
+            who = "the table" if seat is None else self.who(self._check_seat_range(seat))
+            raise StaleActionError(
+                f"{who}: {action}: the game has moved on since this was chosen (stamp {stamp}, now {now});"
+                " nothing was done"
+            )
+        self.apply_action(action, seat)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-able; ``None`` is a spectator (public information only)."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.seats):
@@ -229,6 +252,7 @@ class State:
             "names": list(self.names),
             "viewer": seat,
             "version": self.version,
+            "stamp": self.stamp(seat),
             "terminal": self.terminal,
             "awaiting": self.awaited_seats(),
             "arboretums": [arb.to_json() for arb in self.arboretums],
@@ -333,5 +357,6 @@ def card_texts(cards: list[Card]) -> list[str]:
 
 
 __all__ = [
-    "Game", "GameSetupError", "MODES", "SIMULTANEOUS", "State", "TERMINAL", "card_texts", "replay",
+    "Game", "GameSetupError", "MODES", "SIMULTANEOUS", "StaleActionError", "State", "TERMINAL", "card_texts",
+    "replay",
 ]

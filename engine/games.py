@@ -2,12 +2,12 @@
 
 from .actions import ACTION_TYPES, DECK, SHARED_DISCARD, Action, Discard, Draw, Give, Pick, Play, parse_action
 from .draft import DraftState
-from .game import MODES, SIMULTANEOUS, TERMINAL, Game, GameSetupError, State, replay
+from .game import MODES, SIMULTANEOUS, TERMINAL, Game, GameSetupError, StaleActionError, State, replay
 from .solo import SoloState
 from .standard import StandardState
 
 __all__ = [
     "ACTION_TYPES", "Action", "DECK", "Discard", "DraftState", "Draw", "Game", "GameSetupError", "Give", "MODES",
-    "Pick", "Play", "SHARED_DISCARD", "SIMULTANEOUS", "SoloState", "StandardState", "State", "TERMINAL",
+    "Pick", "Play", "SHARED_DISCARD", "SIMULTANEOUS", "SoloState", "StaleActionError", "StandardState", "State", "TERMINAL",
     "parse_action", "replay",
 ]

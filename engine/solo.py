@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import DECK, SHARED_DISCARD, Action, Give
+from .actions import DECK, SHARED_DISCARD, Action, Give, trusted_give
 from .arboretum import Arboretum, Cell
 from .cards import Card
 from .errors import NotYourTurnError
@@ -59,10 +59,7 @@ class SoloState(StandardState):
         return [self._give_action(card, cell) for card in hand for cell in cells]
 
     def _give_action(self, card: Card, cell: Cell) -> Action:
-        action = object.__new__(Give)
-        object.__setattr__(action, "card", card)
-        object.__setattr__(action, "cell", cell)
-        return action
+        return trusted_give(card, cell)
 
     # -- acting ---------------------------------------------------------------------------
     def apply_action(self, action: Action, seat: int | None = None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, cast
 
-from .actions import DECK, Action, Discard, Draw, Play
+from .actions import DECK, Action, Discard, Draw, Play, trusted_discard, trusted_play
 from .arboretum import Arboretum, Cell
 from .cards import Card, Edition
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
@@ -45,15 +45,6 @@ def find_card(cards: list[Card], card: Card) -> int:
         return cards.index(card)
     except ValueError:
         return -1
-
-
-def _play_action(card: Card, cell: Cell) -> Play:
-    # Legal actions are built by the hundred per turn from cards and cells the state already
-    # trusts; skipping the constructor's checks keeps the bots' hot path cheap.
-    action = object.__new__(Play)
-    object.__setattr__(action, "card", card)
-    object.__setattr__(action, "cell", cell)
-    return action
 
 
 class StandardState(State):
@@ -133,7 +124,7 @@ class StandardState(State):
         hand = self.hands[self.seat]
         if phase is PLAY:
             cells = self.arboretums[self.seat].legal_cells()
-            return [_play_action(card, cell) for card in hand for cell in cells]
+            return [trusted_play(card, cell) for card in hand for cell in cells]
         if phase is DRAW1 or phase is DRAW2:
             draws = self._draws
             return [draws[source] for source in self.sources()]
@@ -143,9 +134,7 @@ class StandardState(State):
         return [self._discard_action(card) for card in hand]
 
     def _discard_action(self, card: Card) -> Discard:
-        action = object.__new__(Discard)
-        object.__setattr__(action, "card", card)
-        return action
+        return trusted_discard(card)
 
     def random_action(self, rng: random.Random, seat: int | None = None) -> Action:
         if self.terminal:
@@ -165,7 +154,7 @@ class StandardState(State):
             n = len(cells)
             index = below(len(hand) * n)
             card, cell = hand[index // n], cells[index % n]
-            return _play_action(card, cell) if phase is PLAY else self._give_action(card, cell)
+            return trusted_play(card, cell) if phase is PLAY else self._give_action(card, cell)
         return self._discard_action(hand[below(len(hand))])
 
     def _give_action(self, card: Card, cell: Cell) -> Action:

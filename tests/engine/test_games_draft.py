@@ -10,7 +10,7 @@ from engine.actions import DECK, Draw, Pick, Play
 from engine.cards import Card
 from engine.draft import DraftState
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
-from engine.game import SIMULTANEOUS, TERMINAL, Game
+from engine.game import SIMULTANEOUS, TERMINAL, Game, StaleActionError
 
 
 def new(players: int, seed: int = 1) -> DraftState:
@@ -168,3 +168,12 @@ def test_after_the_last_round_nothing_more_is_taken() -> None:
     assert state.legal_actions(0) == [] and state.awaited_seats() == []
     refused(state, GameOverError, lambda: state.apply_action(Pick(Card("Oak", 1), None), 0), "over")
     assert state.view(2)["phase"] == "over" and "outcome" in state.view(2)
+
+
+def test_only_a_reveal_makes_a_pick_form_stale() -> None:
+    state = new(2, seed=8)
+    stamp = state.view(0)["stamp"]
+    state.apply_action(plant_first(state, 1), 1)  # another seat choosing does not
+    state.apply_stamped(plant_first(state, 0), 0, stamp)
+    assert state.reveals == 1 and state.view(0)["stamp"] != stamp
+    refused(state, StaleActionError, lambda: state.apply_stamped(plant_first(state, 0), 0, stamp), "seat 0", "moved on")

@@ -10,7 +10,7 @@ import pytest
 from engine.actions import DECK, Discard, Draw, Give, Pick, Play
 from engine.cards import Card, Edition, edition_species
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
-from engine.game import TERMINAL, Game
+from engine.game import TERMINAL, Game, StaleActionError
 from engine.standard import StandardState
 
 
@@ -223,3 +223,12 @@ def test_version_counts_applied_actions_only() -> None:
         state.apply_action(Draw(1))
     assert state.version == 1 == len(state.history)
     assert state.history == [(0, Draw(DECK))]
+
+
+def test_a_double_tap_is_refused_by_its_stamp() -> None:
+    state = new(2, seed=4)
+    stamp = state.view(0)["stamp"]
+    state.apply_stamped(Draw(DECK), 0, stamp)
+    refused(state, StaleActionError, lambda: state.apply_stamped(Draw(DECK), 0, stamp), "seat 0", "moved on", "nothing was done")
+    state.apply_stamped(Draw(DECK), 0, state.stamp(0))
+    assert state.version == 2 and state.phase == "play"
