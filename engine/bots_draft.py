@@ -47,7 +47,8 @@ class DraftPlanner:
             for name in self.species
         }
         self.sums = sums
-        self.picks_left = 7 - state.pick + 7 * (state.rounds - state.round - 1)
+        self.picks_left: int = 7 - state.pick + 7 * (state.rounds - state.round - 1)
+        self._receiver: PathTable | None = None
 
     def right(self, name: str, total: int) -> float:
         # the others still plant as many cards as this seat: a lead counts for less early on
@@ -100,10 +101,9 @@ class DraftPlanner:
         return best
 
     def _receiver_table(self, receiver: int) -> PathTable:
-        table = getattr(self, "_receiver", None)
-        if table is None:
-            table = self._receiver = PathTable(self.state.arboretums[receiver], EIGHT)
-        return table
+        if self._receiver is None:
+            self._receiver = PathTable(self.state.arboretums[receiver], EIGHT)
+        return self._receiver
 
     def choose(self, actions: list[Action]) -> Action:
         best_score = -1e9
@@ -138,7 +138,7 @@ def _shape(table: PathTable, card: Card, cell: Cell) -> float:
 
 
 def choose_pick(state: Any, seat: int, rng: random.Random) -> Action:
-    actions = state.legal_actions(seat)
+    actions: list[Action] = state.legal_actions(seat)
     return DraftPlanner(state, seat).choose(actions)
 
 

@@ -17,9 +17,9 @@ species and never putting Q's same-species cards on a rising walk keeps Q at zer
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
-from .actions import DECK, SHARED_DISCARD, Action
+from .actions import DECK, SHARED_DISCARD, Action, Give, Play
 from .arboretum import Cell
 from .bots_knowledge import TurnKnowledge, logistic, turn_knowledge
 from .bots_paths import NONE, PathTable
@@ -157,7 +157,8 @@ class TurnPlanner:
         best_score = -1e9
         best_action = actions[0]
         for action in actions:
-            card, cell = action.card, action.cell  # type: ignore[union-attr]
+            play = cast(Play, action)
+            card, cell = play.card, play.cell
             name = card.species
             weights = rights
             if after_rights[id(card)] != rights[name]:
@@ -232,7 +233,7 @@ class TurnPlanner:
             if source == DECK:
                 score = DECK_DRAW_VALUE
             else:
-                pile = self.know.piles[0 if source == SHARED_DISCARD else source]
+                pile = self.know.piles[0 if source == SHARED_DISCARD else cast(int, source)]
                 card = pile[-1]
                 with_card = hand + [card]
                 values = self.hand_values(with_card)
@@ -255,7 +256,8 @@ class TurnPlanner:
         best_score = 1e9
         best_action = actions[0]
         for action in actions:
-            card, cell = action.card, action.cell  # type: ignore[union-attr]
+            give = cast(Give, action)
+            card, cell = give.card, give.cell
             name = card.species
             gain = self.place_gain(q_table, card, cell, q_rights)
             spread = 1.5 * q_rights[name] if q_table.count(name) else 0.0
@@ -280,7 +282,7 @@ def _rising_edges(table: PathTable, card: Card, cell: Cell) -> int:
 
 def choose_turn_action(state: Any, seat: int, rng: random.Random) -> Action:
     """The heuristic's action for ``seat`` in a standard or solo game."""
-    actions = state.legal_actions(seat)
+    actions: list[Action] = state.legal_actions(seat)
     if len(actions) == 1:
         return actions[0]
     planner = TurnPlanner(state, seat)

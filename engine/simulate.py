@@ -201,6 +201,8 @@ def simulate(
     """Play ``games`` seeded games and summarise them; ``on_game(i, state)`` sees each finished
     game (for ``--out`` and the progress bar). ``first_index`` starts the run at a later game
     (games ``first_index`` .. ``first_index + games - 1``), to split a run across processes."""
+    from .cards import Edition
+    from .errors import CardError
     from .game import Game, GameSetupError
 
     names = [name.strip().lower() for name in bots]
@@ -212,8 +214,8 @@ def simulate(
     for index in range(first_index, first_index + games):
         lineup = lineup_for(names, player_seats, index, rotate)
         try:
-            game = Game(mode, players, seed=game_seed(seed, index), edition=edition)
-        except GameSetupError as exc:
+            game = Game(mode, players, seed=game_seed(seed, index), edition=Edition.parse(edition))
+        except (GameSetupError, CardError) as exc:
             raise SimulationError(str(exc)) from None
         state = game.new_initial_state()
         seat_bots = [instances[name] for name in lineup]
@@ -222,6 +224,8 @@ def simulate(
             seat_bots.append(seat_bots[0])  # never asked: Q does not act
         play_game(state, seat_bots, random.Random(bot_seed(seed, index)))
         outcome = state.outcome()
+        if outcome is None:  # play_game returns only finished games
+            raise SimulationError(f"game {index} did not finish")
         summary.add(
             lineup,
             [p.total for p in outcome.players],
