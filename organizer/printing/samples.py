@@ -33,7 +33,10 @@ def player_names(count: int, seed: int = 1) -> list[str]:
     while len(names) < count:
         name = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
         if name in seen:
-            name = f"{name} {len(names) + 1}"
+            first, last = name.split(" ", 1)
+            name = f"{first} {rng.choice('ABCDEFGHJKLMNOPRSTVW')}. {last}"
+        if name in seen:
+            continue
         seen.add(name)
         names.append(name)
     return names

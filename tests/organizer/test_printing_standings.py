@@ -44,7 +44,7 @@ def test_standing_row_shows_its_numbers_and_a_dropped_player_is_marked() -> None
     )
     text = pages_text(standings_pdf(StandingsData(event="Cup", after_round=3, rows=rows)))[0]
     assert "1 Zoë Ångström Łódź Club 3 2.33 98 1.5 17" in text
-    assert "2 Łukasz Wójcik dropped 3 2 101 1.25 15" in text
+    assert "2 Łukasz Wójcik (dropped) 3 2 101 1.25 15" in text
 
 
 def test_tournament_points_print_as_people_read_them() -> None:
