@@ -33,7 +33,7 @@ def _form_context(form: dict[str, Any], errors: dict[str, str]) -> dict[str, Any
     return {
         "form": form, "errors": errors, "round_count": service.round_count_from(form),
         "point_schemes": service.POINT_SCHEMES, "tiebreaks": service.TIEBREAKS,
-        "default_tiebreaks": service.DEFAULT_TIEBREAKS,
+        "default_tiebreaks": service.DEFAULT_TIEBREAKS, "default_scheme": service.DEFAULT_POINT_SCHEME,
     }
 
 

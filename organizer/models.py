@@ -67,7 +67,7 @@ class Event(SQLModel, table=True):
     #: one entry per round, "standard" or "draft"; its length is the number of rounds
     round_formats: list[str] = Field(default_factory=lambda: ["standard"] * 3, sa_type=JSON)
     preferred_table_size: int = Field(default=4)
-    point_scheme: str = Field(default="fraction", max_length=32)
+    point_scheme: str = Field(default="beaten", max_length=32)
     tiebreak_order: list[str] = Field(default_factory=list, sa_type=JSON)
     entry_modes: list[str] = Field(default_factory=lambda: ["totals", "scorepad"], sa_type=JSON)
     #: optional pick timer of live drafts (issue 4)

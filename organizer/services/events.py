@@ -10,16 +10,14 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from ..models import EDITIONS, ENTRY_MODES, ROUND_FORMATS, TABLE_SIZES, AuditEntry, Event, Round, utcnow
+from . import standings
 from .errors import InputError
 
 MAX_ROUNDS = 20
 
-#: key → what the app shows; the default scheme is the issue's
-POINT_SCHEMES: dict[str, str] = {
-    "fraction": "Opponents beaten ÷ opponents at the table, a tie counting half "
-                "(a 2-player and a 4-player win are worth the same)",
-}
-DEFAULT_POINT_SCHEME = "fraction"
+#: key → what the app shows; the default scheme ("beaten") is the issue's
+POINT_SCHEMES: dict[str, str] = {key: scheme.description for key, scheme in standings.SCHEMES.items()}
+DEFAULT_POINT_SCHEME = standings.DEFAULT_SCHEME
 
 TIEBREAKS: dict[str, str] = {
     "game_points": "Total game points",
@@ -27,7 +25,7 @@ TIEBREAKS: dict[str, str] = {
     "species_count": "Species count",
     "head_to_head": "Results between the tied players",
 }
-DEFAULT_TIEBREAKS: tuple[str, ...] = ("game_points", "opponents_average", "species_count", "head_to_head")
+DEFAULT_TIEBREAKS: tuple[str, ...] = tuple(standings.DEFAULT_TIEBREAKS)
 DEFAULT_ENTRY_MODES: tuple[str, ...] = ("totals", "scorepad")
 
 

@@ -61,5 +61,5 @@ def standings_view(session: Session, event: Event) -> StandingsView:
     players = {p.id: p for p in session.exec(select(Player).where(Player.event_id == event.id)).all() if p.id is not None}
     results, unconfirmed, disputed = _table_results(session, event)
     order = tuple(event.tiebreak_order) or tuple(standings.DEFAULT_TIEBREAKS)
-    rows = standings.compute_standings(sorted(players), results, order)
+    rows = standings.compute_standings(sorted(players), results, order, event.point_scheme)
     return StandingsView(list(rows), players, len(results), unconfirmed, disputed)

@@ -123,7 +123,7 @@ def event_form(**changes: Any) -> dict[str, Any]:
     form: dict[str, Any] = {
         "name": "Autumn Cup", "date": "2026-10-03", "edition": "2018", "rounds": "3",
         "format_1": "standard", "format_2": "draft", "format_3": "standard",
-        "preferred_table_size": "4", "point_scheme": "fraction",
+        "preferred_table_size": "4", "point_scheme": "beaten",
         "tiebreak_1": "game_points", "tiebreak_2": "opponents_average",
         "tiebreak_3": "species_count", "tiebreak_4": "head_to_head",
         "entry_modes": ["totals", "scorepad"], "pick_timer_seconds": "",

@@ -15,7 +15,8 @@ from .conftest import HX, error_beside, event_form
 def test_new_event_form_shows_the_defaults(signed_in: FlaskClient) -> None:
     page = signed_in.get("/events/new").text
     assert 'name="rounds" type="number" value="3"' in page
-    assert "Opponents beaten ÷ opponents at the table, a tie counting half" in page
+    assert "Opponents beaten divided by opponents at the table, a tie counting half" in page
+    assert 'value="beaten" checked' in page
     assert ("Default: total game points, then opponents&#39; average tournament points, "
             "then species count, then results between the tied players.") in page
     assert 'value="4" checked' in page
