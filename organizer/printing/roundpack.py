@@ -208,7 +208,8 @@ def round_pack(data: RoundPackData) -> bytes:
         seats = sorted(table.seats, key=lambda s: s.seat)
         label = markup([("b", str(table.number))] + ([("br", ""), ("small", "digital")] if table.digital else []))
         rows.append([label] + [seat_cell(s, seat_col - 13) for s in seats] + [""] * (widest - len(seats)))
-    story.flow(para(f"Seating: {round_title}", TITLE), para(subtitle, SUBTITLE),
+    story.flow(para(f"Seating: round {data.round_number}", TITLE),
+               para(f"{safe_text(data.event)} · {subtitle}", SUBTITLE),
                list_table(rows, [table_col] + [seat_col] * widest),
                para("Each table plays in seat order starting with the start player.", NOTE))
 
