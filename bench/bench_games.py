@@ -9,10 +9,12 @@ path, the same choice as ``rng.choice(legal_actions())`` without building the li
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -68,6 +70,19 @@ def main() -> None:
         listed, _ = rate(mode, players, args.seconds, use_list=True, score=True)
         label = f"{mode} {players}p" if mode != "solo" else "solo"
         print(f"{label:<12} {fast:>11.0f} g/s {play_only:>8.0f} g/s {listed:>11.0f} g/s {fast_actions:>11.0f}")
+    # a live-table server rebuilds a table from its saved action log
+    print()
+    for mode, players in GAMES:
+        saved = json.loads(json.dumps(play(mode, players, 1, False, False).to_json()))
+        best = min(_timed(lambda: State.from_json(saved)) for _ in range(30))
+        label = f"{mode} {players}p" if mode != "solo" else "solo"
+        print(f"replay a finished {label:<12} ({len(saved['actions'])} actions from JSON): {best * 1000:.2f} ms")
+
+
+def _timed(work: Callable[[], object]) -> float:
+    start = time.process_time()
+    work()
+    return time.process_time() - start
 
 
 if __name__ == "__main__":

@@ -189,7 +189,9 @@ class StandardState(State):
                     else self._pile(source)
                 )
                 if pile is None:
-                    raise IllegalActionError(f"{self.who(actor)}: {action}: there is no such discard pile")
+                    raise IllegalActionError(
+                        f"{self.who(actor)}: {action}: there is no such discard pile ({self._phase_example()})"
+                    )
                 if not pile:
                     raise IllegalActionError(f"{self.who(actor)}: {action}: {self._source_text(source)} is empty")
                 card = pile.pop()
