@@ -131,14 +131,14 @@ class DraftState(State):
         for seat, chosen in enumerate(self.pending):
             pick = cast(Pick, chosen)  # every seat has chosen: the caller checked
             hand = self.hands[seat]
-            del hand[find_card(hand, pick.card)]
+            card = hand.pop(find_card(hand, pick.card))
             if pick.cell is None:
-                self.out.append(pick.card)
+                self.out.append(card)
                 self.discarded[seat] += 1
                 reveal.append({"seat": seat, "discarded": True})
             else:
-                self.arboretums[seat].place(pick.card, pick.cell)
-                reveal.append({"seat": seat, "card": str(pick.card), "cell": list(pick.cell)})
+                self.arboretums[seat].place(card, pick.cell)
+                reveal.append({"seat": seat, "card": str(card), "cell": list(pick.cell)})
         self.last_reveal = reveal
         self.pending = [None] * self.seats
         self.reveals += 1

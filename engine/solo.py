@@ -78,8 +78,7 @@ class SoloState(StandardState):
         q_arboretum = self.arboretums[Q]
         if not q_arboretum.is_legal_cell(cell):
             self._check_placement(actor, q_arboretum, card, cell, "Q's arboretum")
-        del hand[index]
-        q_arboretum.place(card, cell)
+        q_arboretum.place(hand.pop(index), cell)
         self.history.append((actor, action))
         self._finish_turn()
 

@@ -213,8 +213,7 @@ class StandardState(State):
             arboretum = self.arboretums[actor]
             if not arboretum.is_legal_cell(cell):
                 self._check_placement(actor, arboretum, card, cell, "their arboretum")
-            del hand[index]
-            arboretum.place(card, cell)
+            arboretum.place(hand.pop(index), cell)  # the hand's own card object, equal to the action's
             self.history.append((actor, action))
             if len(hand) > HAND_SIZE or self.last_phase is not DISCARD:
                 self.phase = self.last_phase
