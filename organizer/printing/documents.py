@@ -82,10 +82,10 @@ def list_table(rows: list[list[Any]], widths: list[float], numeric_columns: tupl
 
 def skip_footer(canvas: Canvas) -> None:
     """Leave the current page without the running footer (slips use the margins for cut marks)."""
-    canvas.skip_footer = True  # type: ignore[attr-defined]
+    canvas.skip_footer = True
 
 
-class FullPage(Flowable):
+class FullPage(Flowable):  # type: ignore[misc]  # reportlab ships no type hints
     """A whole page drawn by ``drawer(canvas, width, height)`` in page coordinates."""
 
     def __init__(self, drawer: PageDrawer) -> None:
@@ -103,7 +103,7 @@ class FullPage(Flowable):
 
 
 def _numbered_canvas(footer: str) -> type[Canvas]:
-    class NumberedCanvas(Canvas):
+    class NumberedCanvas(Canvas):  # type: ignore[misc]
         """Holds every page until the end so each can say "page n of N"."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -54,7 +54,7 @@ def _covered() -> frozenset[int]:
     font = pdfmetrics.getFont(REGULAR)
     bold = pdfmetrics.getFont(BOLD)
     # Only what both faces can draw, so a name looks the same in a heading and in a table.
-    return frozenset(font.face.charToGlyph) & frozenset(bold.face.charToGlyph)  # type: ignore[attr-defined]
+    return frozenset(font.face.charToGlyph) & frozenset(bold.face.charToGlyph)
 
 
 def covers(char: str) -> bool:

@@ -203,7 +203,7 @@ def round_pack(data: RoundPackData) -> bytes:
     usable = paper_size(paper)[0] - 2 * 15 * mm
     table_col = 16 * mm
     seat_col = (usable - table_col) / widest
-    rows: list[list[object]] = [["Table"] + [f"Seat {n}" for n in range(1, widest + 1)]]
+    rows: list[list[object]] = [list[object](["Table"] + [f"Seat {n}" for n in range(1, widest + 1)])]
     for table in tables:
         seats = sorted(table.seats, key=lambda s: s.seat)
         label = markup([("b", str(table.number))] + ([("br", ""), ("small", "digital")] if table.digital else []))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
+from typing import Sequence
 
 from engine.arboretum import Arboretum
 from engine.cards import Card, Edition, edition_species, species_count
@@ -67,7 +68,7 @@ def sample_round_pack(tables: int = 6, digital_every: int = 2, edition: str = "2
                          tables=tuple(out), paper=paper, subtitle="Saturday 14 March 2026")  # type: ignore[arg-type]
 
 
-def score_table(players: list[tuple[str, tuple[PlacedCard, ...], tuple[tuple[str, int], ...]]],
+def score_table(players: Sequence[tuple[str, tuple[PlacedCard, ...], tuple[tuple[str, int], ...]]],
                 in_play: tuple[str, ...]) -> list[PlayerSheet]:
     """Score a finished 2018 standard game with the engine's path finder (RULES.md §2), so the
     sample sheet holds real paths and totals rather than numbers typed by hand."""

@@ -177,17 +177,17 @@ def draw_arboretum(canvas: Canvas, player: PlayerSheet, edition: Edition, x: flo
             canvas.setLineWidth(1.2)
             canvas.circle(px, py, radius, stroke=1, fill=1)
         canvas.restoreState()
-    return rows * size
+    return float(rows * size)
 
 
 def _species_rows(player: PlayerSheet, edition: Edition, in_play: tuple[str, ...], standard: bool) -> list[list[object]]:
     by_species = {s.species: s for s in player.species}
     cards = {(x, y): (s, v) for x, y, s, v in player.arboretum}
     header = ["", "Species"] + (["Hand"] if standard else []) + ["Right", "Path and points", "Points"]
-    rows: list[list[object]] = [header]
+    rows: list[list[object]] = [list[object](header)]
     for species in in_play:
         score = by_species[species]
-        path_text = " → ".join(f"{cards[c][0]} {cards[c][1]}" for c in score.path)  # type: ignore[index]
+        path_text = " → ".join(f"{cards[c][0]} {cards[c][1]}" for c in score.path)
         detail: list[tuple[str, str]] = []
         if path_text:
             detail += [("", path_text), ("br", "")]
@@ -284,7 +284,7 @@ def score_sheet(data: ScoreSheetData) -> bytes:
     ranked = sorted(data.players, key=lambda p: (p.rank, -p.total))
     standard = data.game_format != "draft"
     tie_column = edition is Edition.E2018 or data.game_format != "standard"
-    ranking: list[list[object]] = [["Place", "Player", "Points"] + (["Species (tie-break)"] if tie_column else [])]
+    ranking: list[list[object]] = [list[object](["Place", "Player", "Points"] + (["Species (tie-break)"] if tie_column else []))]
     for player in ranked:
         ranking.append([ordinal(player.rank), para(player.name, CELL_BOLD), str(player.total)]
                        + ([("" if player.species_in_arboretum is None else str(player.species_in_arboretum))]
@@ -301,8 +301,8 @@ def score_sheet(data: ScoreSheetData) -> bytes:
         matrix.append(row)
     bonus_labels = sorted({label for p in data.players for label, _ in p.bonuses})
     for label in bonus_labels:
-        matrix.append(["", label] + [str(sum(pts for lbl, pts in p.bonuses if lbl == label)) for p in data.players])
-    matrix.append(["", "Total"] + [str(p.total) for p in data.players])
+        matrix.append(list[object](["", label] + [str(sum(pts for lbl, pts in p.bonuses if lbl == label)) for p in data.players]))
+    matrix.append(list[object](["", "Total"] + [str(p.total) for p in data.players]))
     first = 45 * mm
     matrix_table = list_table(matrix, [4 * mm, first] + [(usable - first - 4 * mm) / len(data.players)] * len(data.players),
                               numeric_columns=tuple(range(2, len(data.players) + 2)))

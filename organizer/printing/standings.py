@@ -117,7 +117,7 @@ def _round_table(round_: ReportRound, usable: float) -> Any:
     header = ["Table", "Seat", "Player", "Points", "Species", "Place", "TP"]
     widths = [25 * mm, 12 * mm, 0.0, 16 * mm, 17 * mm, 14 * mm, 14 * mm]
     widths[2] = usable - sum(widths)
-    body: list[list[object]] = [header]
+    body: list[list[object]] = [list[object](header)]
     style: list[tuple[object, ...]] = []
     for table in sorted(round_.tables, key=lambda t: t.number):
         first_row = len(body)
