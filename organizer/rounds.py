@@ -14,6 +14,7 @@ from .pages import go_to, render_page
 from .services import rounds as service
 from .services import seating
 from .services.errors import InputError
+from .services.tournament import standings_for
 
 bp = Blueprint("rounds", __name__, url_prefix="/events/<int:event_id>/rounds")
 
@@ -76,7 +77,11 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
     history = service.history_before(db, event.id, rnd.number)
     repeats = seating.repeated_pairs([[s.seat.player_id for s in t.seats if s.seat.player_id] for t in tables], history)
     names = {s.player.id: s.player.name for t in tables for s in t.seats if s.player}
-    return {"event": event, "round": rnd, "tables": tables,
+    standing: dict[int, Any] = {}
+    if rnd.number > 1 and rnd.status == "proposed":
+        # The organizer reviews a Swiss proposal against the standings it was made from.
+        standing = {row.player_id: row for row in standings_for(db, event)}
+    return {"event": event, "round": rnd, "tables": tables, "standing": standing,
             "repeats": [(names.get(a, "?"), names.get(b, "?")) for a, b in repeats],
             "seated": sorted(((s.player.name, s.player.id, t.table.number) for t in tables for s in t.seats if s.player),
                              key=lambda item: item[0].casefold())}

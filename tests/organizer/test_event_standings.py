@@ -63,7 +63,10 @@ def test_standings_follow_results_and_round_two_avoids_repeats(signed_in: FlaskC
     assert len(repeats) == 4
     # Swiss: both round-1 winners sit at table 1.
     assert winners <= set(tables2[0])
-    assert "Players meeting again" in signed_in.get(f"/events/{event.id}/rounds/2").text
+    review = signed_in.get(f"/events/{event.id}/rounds/2").text
+    assert "Players meeting again" in review
+    # The proposal shows the standings it was made from: the two winners ranked 1 and 2.
+    assert sorted(re.findall(r"#(\d) · 1\.00</span>", review)) == ["1", "2"]
 
 
 def test_provisional_and_disputed_results_are_flagged(signed_in: FlaskClient, session: Session, event: Event) -> None:
