@@ -195,3 +195,20 @@ class AuditEntry(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow, index=True)
     old: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     new: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+
+
+class PracticeGame(SQLModel, table=True):
+    """A solo or practice game played in the browser without an event or sign-in (issue 4):
+    the engine's parameters, which seats bots play, and the action log, like a live table's."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    #: the game's private link; whoever holds it plays the human seat
+    token: str = Field(default_factory=new_token, max_length=64, unique=True)
+    #: engine game parameters (``Game.to_json()``)
+    game: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    #: per seat: "human", or the bot kind ("heuristic", "random") that plays it
+    seat_kinds: list[str] = Field(default_factory=list, sa_type=JSON)
+    action_log: list[Any] = Field(default_factory=list, sa_type=JSON)
+    log_version: int = Field(default=0)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
