@@ -5,6 +5,7 @@ list of actions."""
 
 from .arboretum import Arboretum, Cell
 from .cards import Card, Edition, choose_species, edition_species, make_deck, species_colour, species_count
+from .case import ScoreCase, parse_case, parse_case_text
 from .errors import (
     ActionParseError,
     ArboretumError,
@@ -13,15 +14,39 @@ from .errors import (
     CaseError,
     DuplicateCardError,
     GameOverError,
+    GameSetupError,
     IllegalActionError,
     NotYourTurnError,
     PlacementError,
+    StaleActionError,
+)
+from .games import (
+    SIMULTANEOUS,
+    TERMINAL,
+    Action,
+    Discard,
+    DraftState,
+    Draw,
+    Game,
+    Give,
+    Pick,
+    Play,
+    SoloState,
+    StandardState,
+    State,
+    parse_action,
+    replay,
 )
 from .paths import Path, PathFinder, best_path
+from .scoring import PlayerScore, Seat, SpeciesScore, TableScore, score_table
 
 __all__ = [
-    "ActionParseError", "Arboretum", "ArboretumError", "ArboretumShapeError", "Card", "CardError",
-    "CaseError", "Cell", "DuplicateCardError", "Edition", "GameOverError", "IllegalActionError",
-    "NotYourTurnError", "Path", "PathFinder", "PlacementError", "best_path", "choose_species",
-    "edition_species", "make_deck", "species_colour", "species_count",
+    "SIMULTANEOUS", "TERMINAL", "Action", "ActionParseError", "Arboretum", "ArboretumError",
+    "ArboretumShapeError", "Card", "CardError", "CaseError", "Cell", "Discard", "DraftState", "Draw",
+    "DuplicateCardError", "Edition", "Game", "GameOverError", "GameSetupError", "Give",
+    "IllegalActionError", "NotYourTurnError", "Path", "PathFinder", "Pick", "PlacementError", "Play",
+    "PlayerScore", "ScoreCase", "Seat", "SoloState", "SpeciesScore", "StaleActionError",
+    "StandardState", "State", "TableScore", "best_path", "choose_species", "edition_species",
+    "make_deck", "parse_action", "parse_case", "parse_case_text", "replay", "score_table",
+    "species_colour", "species_count",
 ]

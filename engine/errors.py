@@ -42,3 +42,11 @@ class CaseError(ArboretumError):
 
 class ActionParseError(ArboretumError):
     """Action text that does not read as an action."""
+
+
+class GameSetupError(CaseError):
+    """Game parameters that cannot make a game (mode, player count, species, names, seed)."""
+
+
+class StaleActionError(IllegalActionError):
+    """An action chosen in a situation that has passed (a resent form, a double tap)."""

@@ -21,7 +21,15 @@ from typing import Any, ClassVar
 from .actions import Action, parse_action
 from .arboretum import Arboretum, Cell
 from .cards import Card, Edition, choose_species, edition_species, make_deck, species_count
-from .errors import ArboretumError, CaseError, IllegalActionError, NotYourTurnError, PlacementError
+from .errors import (
+    ArboretumError,
+    CaseError,
+    GameSetupError,
+    IllegalActionError,
+    NotYourTurnError,
+    PlacementError,
+    StaleActionError,
+)
 from .scoring import TableScore, default_draft_rounds
 
 #: ``current_player()`` while a draft awaits every seat's hidden pick.
@@ -37,14 +45,6 @@ _MODE_MODULES = {"standard": ".standard", "draft": ".draft", "solo": ".solo"}
 def _deck_of(species: tuple[str, ...]) -> tuple[Card, ...]:
     # cards are immutable, so games with the same species share one set of card objects
     return tuple(make_deck(species))
-
-
-class GameSetupError(CaseError):
-    """Game parameters that cannot make a game (mode, player count, species, names, seed)."""
-
-
-class StaleActionError(IllegalActionError):
-    """An action chosen in a situation that has passed (a resent form, a double tap)."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 from .actions import ACTION_TYPES, DECK, SHARED_DISCARD, Action, Discard, Draw, Give, Pick, Play, parse_action
 from .draft import DraftState
-from .game import MODES, SIMULTANEOUS, TERMINAL, Game, GameSetupError, StaleActionError, State, replay
+from .errors import GameSetupError, StaleActionError
+from .game import MODES, SIMULTANEOUS, TERMINAL, Game, State, replay
 from .solo import SoloState
 from .standard import StandardState
 
