@@ -203,7 +203,8 @@ def simulate(
     (games ``first_index`` .. ``first_index + games - 1``), to split a run across processes."""
     from .cards import Edition
     from .errors import CardError
-    from .game import Game, GameSetupError
+    from .errors import GameSetupError
+    from .game import Game
 
     names = [name.strip().lower() for name in bots]
     players = check_parameters(mode, players, games, names)
