@@ -36,6 +36,9 @@ class ScorepadHeader:
 
 
 def tie_break_text(edition: Edition, game_format: str) -> str:
+    if game_format == "solo":
+        return ("You win only if you scored points in at least as many species as Q and your total "
+                "is strictly higher than Q's; otherwise Q wins.")
     if edition is Edition.E2010 and game_format == "standard":
         return "Ties for the highest total are shared (2010 rules)."
     return ("A tie for the highest total goes to the tied player with the most species in their "

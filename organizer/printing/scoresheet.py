@@ -98,6 +98,8 @@ def _check_path(who: str, score: SpeciesScore, cells: dict[tuple[int, int], tupl
 def check_score_sheet(data: ScoreSheetData) -> tuple[Edition, tuple[str, ...]]:
     edition = parse_edition(data.edition)
     paper_size(data.paper)
+    if data.game_format not in ("standard", "draft", "solo"):
+        raise PrintingError(f"unknown game format {data.game_format!r}: expected standard, draft or solo")
     if not data.players:
         raise PrintingError("this table has no result yet: nothing to print on a score sheet")
     in_play = check_species(edition, data.species_in_play, "score sheet")

@@ -187,3 +187,19 @@ def _table(data: RoundPackData, index: int = 0, **changes: object) -> RoundPackD
 def test_bad_round_data_is_refused_before_printing(change, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(PrintingError, match=message):
         round_pack(change(small_round()))
+
+
+def test_draft_round_scorepads_have_the_planting_bonus_and_draft_species_counts() -> None:
+    data = small_round(digital=False)
+    nine = data.tables[0].species[:9]
+    ten = ("Blue Spruce", "Cassia", "Cherry Blossom", "Dogwood", "Jacaranda", "Maple", "Oak", "Royal Poinciana",
+           "Tulip Poplar", "Willow")
+    draft = replace(data, game_format="draft", tables=(replace(data.tables[0], species=nine),
+                                                       replace(data.tables[1], species=ten)))
+    texts = pages_text(round_pack(draft))
+    pads = [t for t, k in zip(texts, _kinds(texts)) if k == "scorepad"]
+    assert all("draft (Wonders of the Arboretum)" in t and "Planted every pick (+3)" in t for t in pads)
+    assert "Set aside before dealing: Willow" in pads[0]
+    assert "2 FEWER if it ends with an 8" in pads[0]
+    with pytest.raises(PrintingError, match="a draft game for 4 players uses 9"):
+        round_pack(replace(draft, tables=(replace(data.tables[0], species=ten), draft.tables[1])))

@@ -151,3 +151,10 @@ def _species(data: ScoreSheetData, species: str, **changes: object) -> ScoreShee
 def test_bad_results_are_refused_with_a_clear_message(change, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(PrintingError, match=message):
         score_sheet(change(sample_score_sheet()))
+
+
+def test_solo_sheet_states_the_solo_win_condition() -> None:
+    data = replace(_crabapple_sheet(), game_format="solo")
+    assert "You win only if you scored points in at least as many species as Q" in pages_text(score_sheet(data))[0]
+    with pytest.raises(PrintingError, match="unknown game format 'team'"):
+        score_sheet(replace(data, game_format="team"))
