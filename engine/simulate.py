@@ -318,6 +318,9 @@ def _run_simulate(args: argparse.Namespace) -> int:
         bar.close()
         print(f"arboretum simulate: error: --out {args.out}: cannot write: {exc.strerror or exc}", file=err)
         return 2
+    except KeyboardInterrupt:
+        bar.close()  # the games already written to --out stay there
+        raise
     finally:
         if out is not None:
             out.close()

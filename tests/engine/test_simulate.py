@@ -80,7 +80,7 @@ def test_out_replays_to_the_same_outcomes(tmp_path: Path, capsys: pytest.Capture
     out_file = tmp_path / "games.jsonl"
     status, out, _ = run(
         capsys, "--mode", "standard", "--players", "3", "--games", "4", "--edition", "2010",
-        "--bots", "heuristic,random", "--seed", "5", "--out", str(out_file), "--json",
+        "--bots", "random", "--seed", "5", "--out", str(out_file), "--json",
     )
     assert status == 0
     summary = json.loads(out)
@@ -107,7 +107,7 @@ def test_rotating_seats() -> None:
     assert lineup_for(["heuristic", "random"], 4, 0, rotate=False) == ["heuristic", "random", "heuristic", "random"]
     assert lineup_for(["heuristic", "random", "random"], 3, 1, rotate=True) == ["random", "heuristic", "random"]
     assert lineup_for(["heuristic", "random", "random"], 3, 1, rotate=False) == ["heuristic", "random", "random"]
-    summary = simulate("standard", 2, 4, ["heuristic", "random"], seed=1, rotate=True)
+    summary = simulate("draft", 2, 4, ["heuristic", "random"], seed=1, rotate=True)
     rows = summary.to_json()["seats"]
     assert [(r["seat"], r["bot"], r["games"]) for r in rows] == [
         (0, "heuristic", 2), (0, "random", 2), (1, "heuristic", 2), (1, "random", 2)
