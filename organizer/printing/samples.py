@@ -161,14 +161,16 @@ def sample_event_report(players: int = 16, rounds: int = 3, seed: int = 5) -> Ev
         for t in range(0, players, 4):
             seated = order[t:t + 4]
             points = [rng.randrange(8, 40) for _ in seated]
+            species = [rng.randrange(3, 10) for _ in seated]
+            # 2018 tie-break: the most species in the arboretum; a tie that remains is shared.
+            keys = list(zip(points, species))
             opponents = len(seated) - 1
             seats = []
-            for s, (name, pts) in enumerate(zip(seated, points)):
-                beaten = sum(1 for other in points if other < pts) + Fraction(sum(1 for other in points if other == pts) - 1, 2)
-                place = 1 + sum(1 for other in points if other > pts)
-                seats.append(ResultSeat(seat=s + 1, player=name, points=pts,
-                                        tournament_points=Fraction(beaten, opponents), place=place,
-                                        species_count=rng.randrange(3, 10)))
+            for s, (name, key) in enumerate(zip(seated, keys)):
+                beaten = sum(1 for other in keys if other < key) + Fraction(sum(1 for other in keys if other == key) - 1, 2)
+                seats.append(ResultSeat(seat=s + 1, player=name, points=key[0],
+                                        tournament_points=Fraction(beaten, opponents),
+                                        place=1 + sum(1 for other in keys if other > key), species_count=key[1]))
             tables.append(ReportTable(number=t // 4 + 1, seats=tuple(seats),
                                       entry_mode=rng.choice(["scorepad", "totals", "scoring assistant", "digital game"])))
         report_rounds.append(ReportRound(number=number, tables=tuple(tables)))
