@@ -1,0 +1,136 @@
+"""The organizer in a real Chromium: layouts on a tablet and a phone, htmx swaps under the
+Content-Security-Policy with CSRF on, the scorepad adding up. Skipped when no Chromium exists
+(`.ci/run` installs Debian's)."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import Session, select
+from werkzeug.serving import make_server
+
+from organizer.models import Player, Result
+
+from .conftest import make_app
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed")]
+
+VIEWPORTS = {"tablet": (768, 1024), "phone": (390, 844)}
+PAGES = ["/events/1", "/events/1/players", "/events/1/rounds/1", "/events/1/rounds/1/tables/3?mode=scorepad",
+         "/events/1/rounds/1/tables/2", "/events/1/standings", "/events/1/edit", "/events/1/audit"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    folder = tmp_path_factory.mktemp("browser")
+    app = make_app(f"sqlite:///{folder / 'organizer.sqlite3'}", folder, WTF_CSRF_ENABLED=True, TESTING=False)
+    assert app.test_cli_runner().invoke(args=["demo"]).exit_code == 0
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}", app
+    httpd.shutdown()
+    app.extensions["db_engine"].dispose()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+def signed_in_page(browser: Any, base: str, viewport: tuple[int, int]) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(base + "/sign-in")
+    page.fill("#f-name", "demo")
+    page.fill("#f-password", "demo")
+    page.click("button[type=submit]")
+    page.wait_for_url(base + "/")
+    return page, problems
+
+
+@pytest.mark.parametrize("device", list(VIEWPORTS))
+def test_pages_fit_the_screen_with_large_touch_targets(server: tuple[str, Any], browser: Any, device: str) -> None:
+    base, _ = server
+    page, problems = signed_in_page(browser, base, VIEWPORTS[device])
+    for path in PAGES:
+        page.goto(base + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= VIEWPORTS[device][0], f"{path} scrolls sideways on the {device}: {width}px"
+        small = page.evaluate("""() => [...document.querySelectorAll(
+            'main button, main .button, main input:not([type=hidden]):not([type=radio]):not([type=checkbox]), main select')]
+            .filter(e => e.offsetParent !== null && !e.closest('.audit'))
+            .filter(e => e.getBoundingClientRect().height < 40)
+            .map(e => e.outerHTML.slice(0, 80))""")
+        assert small == [], f"{path}: touch targets under 40px on the {device}: {small}"
+    assert problems == []  # no CSP violation, no script error, no missing file
+    page.close()
+
+
+def test_check_in_toggle_swaps_the_row_without_reloading(server: tuple[str, Any], browser: Any) -> None:
+    base, app = server
+    page, problems = signed_in_page(browser, base, VIEWPORTS["tablet"])
+    page.goto(base + "/events/1/players")
+    page.evaluate("window.stillHere = true")
+    row = page.locator("tr", has_text="Ada Moss")
+    row.get_by_role("button", name="✓ Checked in").click()
+    row.get_by_role("button", name="Check in").wait_for()
+    assert page.evaluate("window.stillHere") is True  # swapped by htmx, not a page load
+    with Session(app.extensions["db_engine"]) as session:
+        assert session.exec(select(Player).where(Player.name == "Ada Moss")).one().checked_in is False
+    row.get_by_role("button", name="Check in").click()
+    row.get_by_role("button", name="✓ Checked in").wait_for()
+    assert problems == []
+    page.close()
+
+
+def test_scorepad_adds_up_and_saves_through_htmx(server: tuple[str, Any], browser: Any) -> None:
+    base, app = server
+    page, problems = signed_in_page(browser, base, VIEWPORTS["phone"])
+    page.goto(base + "/events/1/rounds/1/tables/3?mode=scorepad")
+    inputs = page.locator("input[data-sum]")
+    first_seat = inputs.first.get_attribute("data-sum")
+    page.locator(f"input[data-sum='{first_seat}']").nth(0).fill("7")
+    page.locator(f"input[data-sum='{first_seat}']").nth(1).fill("12")
+    assert page.locator(f"output[data-total='{first_seat}']").inner_text() == "19"
+    # An impossible score: the message appears beside the box and what was typed stays.
+    page.locator(f"input[data-sum='{first_seat}']").nth(2).fill("1")
+    for box in page.locator("input[name^='species_']").all():
+        box.fill("5")
+    page.get_by_role("button", name="Save result").click()
+    page.locator(".error", has_text="never scores 1").wait_for()
+    assert page.locator(f"input[data-sum='{first_seat}']").nth(1).input_value() == "12"
+    page.locator(f"input[data-sum='{first_seat}']").nth(2).fill("")
+    page.get_by_role("button", name="Save result").click()
+    page.locator("#stored-result").wait_for()
+    with Session(app.extensions["db_engine"]) as session:
+        stored = [r for r in session.exec(select(Result)).all() if r.entry_mode == "scorepad" and r.seats[0]["points"] == 19]
+        assert len(stored) == 1
+    # Chromium logs every 4xx answer; the 422 of the refused entry is the expected one.
+    assert [p for p in problems if "status of 422" not in p] == []
+    page.close()
+
+
+def test_screenshots_for_the_record(server: tuple[str, Any], browser: Any, tmp_path: Path) -> None:
+    """Not an assertion of looks: makes sure full-page rendering works for every page (the
+    files land in pytest's tmp folder for a human to look at)."""
+    base, _ = server
+    page, problems = signed_in_page(browser, base, VIEWPORTS["phone"])
+    for index, path in enumerate(PAGES):
+        page.goto(base + path)
+        page.screenshot(path=str(tmp_path / f"{index}.png"), full_page=True)
+    assert len(list(tmp_path.glob("*.png"))) == len(PAGES)
+    assert problems == []
+    page.close()
