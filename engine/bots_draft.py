@@ -86,19 +86,14 @@ class DraftPlanner:
         return total + _shape(table, card, cell)
 
     def denial(self, card: Card) -> float:
-        """What the seat this hand passes to would gain from ``card``."""
+        """What the seat this hand passes to would gain on ``card``'s own species by planting it."""
         state = self.state
         direction = -1 if state.round % 2 == 1 else 1
         receiver = (self.seat + direction) % state.seats
         if receiver == self.seat:
             return 0.0
         table = self._receiver_table(receiver)
-        best = 0.0
-        for cell in state.arboretums[receiver].legal_cells():
-            gain = sum(points for _, points in table.gains(cell, card.value, card.species))
-            if gain > best:
-                best = gain
-        return best
+        return float(table.own_gain(state.arboretums[receiver].legal_cells(), card.value, card.species))
 
     def _receiver_table(self, receiver: int) -> PathTable:
         if self._receiver is None:

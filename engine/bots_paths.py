@@ -153,7 +153,7 @@ class SpeciesTable:
 class PathTable:
     """Every species' :class:`SpeciesTable` for one arboretum, built lazily."""
 
-    __slots__ = ("cells", "order", "eight", "counts", "_tables", "_near")
+    __slots__ = ("cells", "order", "eight", "counts", "_tables", "_near", "_multi")
 
     def __init__(self, arboretum: Arboretum | Cells, eight: int) -> None:
         self.cells: Cells = cells_of(arboretum) if isinstance(arboretum, Arboretum) else arboretum
@@ -164,6 +164,7 @@ class PathTable:
             self.counts[name] = self.counts.get(name, 0) + 1
         self._tables: dict[str, SpeciesTable] = {}
         self._near: set[Cell] | None = None
+        self._multi: list[tuple[str, SpeciesTable]] = []
 
     def near(self) -> set[Cell]:
         """Cells where a new card can improve some species' best path (see :meth:`gains`)."""
@@ -172,6 +173,7 @@ class PathTable:
             for species in self.counts:
                 near |= self.table(species).near
             self._near = near
+            self._multi = [(s, self.table(s)) for s, count in self.counts.items() if count >= 2]
         return self._near
 
     def table(self, species: str) -> SpeciesTable:
@@ -209,15 +211,18 @@ class PathTable:
         out: list[tuple[str, int]] = []
         if cell not in self.near():
             return out
-        for species, count in self.counts.items():
-            if count < 2 and species != name:
-                continue
-            table = self.table(species)
-            if cell not in table.near:
-                continue
-            through = table.through(self.cells, cell, value, name)
-            if through > table.best:
-                out.append((species, through - (table.best if table.best > NONE else 0)))
+        cells = self.cells
+        for species, table in self._multi:
+            if species != name and cell in table.near:
+                through = table.through(cells, cell, value, name)
+                if through > table.best:
+                    out.append((species, through - (table.best if table.best > NONE else 0)))
+        if self.counts.get(name):
+            table = self._tables[name]
+            if cell in table.near:
+                through = table.through(cells, cell, value, name)
+                if through > table.best:
+                    out.append((name, through - (table.best if table.best > NONE else 0)))
         return out
 
     def own_gain(self, cells: list[Cell], value: int, name: str) -> int:
