@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from organizer.printing import StandingRow, StandingsData, standings_pdf
+from organizer.printing import PrintingError, StandingRow, StandingsData, standings_pdf
 from organizer.printing.fonts import FONT_DIRS, PLACEHOLDER, covers, safe_text
 
 from .test_printing_support import pages_text
@@ -52,3 +55,13 @@ def test_text_is_tidied_for_one_line() -> None:
     assert safe_text("  Björn  ") == "Björn"
     assert safe_text(None) == ""
     assert safe_text("a\u200bb") == "ab" or covers("\u200b")
+
+
+@settings(max_examples=30, deadline=None)
+@given(names=st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=4))
+def test_any_unicode_name_gives_a_pdf_or_a_clear_refusal(names: list[str]) -> None:
+    if all(safe_text(n) for n in names):
+        assert _standings(names).startswith(b"%PDF-")
+    else:
+        with pytest.raises(PrintingError, match="has no name"):
+            _standings(names)
