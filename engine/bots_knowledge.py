@@ -1,12 +1,14 @@
 """What one seat may know, gathered for the heuristic bot.
 
-This module is the *only* place the heuristic bot reads a game state, and it reads only what the
-seat may see (RULES.md §2–§4, issue "views"): its own hand, every arboretum, the face-up discard
-piles, the size of the draw pile and of the other hands, the species in play, and the public log
-of a standard or solo game (draws name their source, plays and discards name their card). It
-never reads another seat's hand, the draw pile's order, Q's hand, or the draft's hidden picks.
+The heuristic bot reads a game state only through :func:`turn_knowledge` (standard and solo),
+``state.arboretums``, ``state.phase`` and ``state.legal_actions(seat)``; the draft planner reads
+``state.hands[seat]``, the arboretums and the round and pick counters. All of it is what the seat
+may see (RULES.md §2–§4): its own hand, every arboretum, the face-up discard piles, the size of
+the draw pile and of the other hands, the species in play, and the public log of a standard or
+solo game (draws name their source, plays and discards name their card). Nothing reads another
+seat's hand, the draw pile's order, Q's hand, or the draft's log (it holds the hidden picks).
 ``tests/engine/test_bots.py`` checks that the bot's choice does not change when those hidden
-cards are shuffled."""
+cards are dealt anew."""
 
 from __future__ import annotations
 
@@ -18,8 +20,8 @@ from typing import Any
 from .actions import Discard, Draw, Give, Play
 from .cards import Card
 
-#: Stand-in for a card nobody but its holder has seen (a 2010 starting pile card taken before
-#: this seat could see it is still public, but replaying the log cannot name it).
+#: Stand-in for a card the log cannot name: a 2010 starting discard (dealt face up, but not part
+#: of the log) that someone took before the replay could see it.
 UNSEEN = None
 
 
@@ -39,7 +41,7 @@ class TurnKnowledge:
     seats: int
     species: tuple[str, ...]
     hand: list[Card]
-    #: top cards first ... the whole face-up discard piles (bottom first), by seat
+    #: the face-up discard piles by seat (solo: the one shared pile), bottom first
     piles: list[list[Card]]
     deck_size: int
     #: hand sizes of every seat (public)
