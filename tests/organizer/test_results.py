@@ -225,3 +225,37 @@ def test_close_round_after_all_confirmed(signed_in: FlaskClient, session: Sessio
     assert signed_in.post(f"/events/{event.id}/rounds/1/close").status_code == 302
     session.expire_all()
     assert session.exec(select(Round)).one().status == "finished"
+
+
+def test_tablets_submitting_at_the_same_instant(app: Any, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    """Several tablets press "Save" together: one result is stored, every other entry is refused
+    and kept in the audit log; none is lost and none overwrites another."""
+    import threading
+
+    from .conftest import sign_in
+
+    view = published_table(signed_in, session, event)
+    clients = [app.test_client() for _ in range(6)]
+    for client in clients:
+        assert sign_in(client).status_code == 302
+    barrier = threading.Barrier(len(clients))
+    statuses: list[int] = []
+
+    def submit(index: int, client: FlaskClient) -> None:
+        form = totals_form(view, [50 + index, 37, 30, 20], [6, 5, 7, 4])
+        barrier.wait()
+        statuses.append(client.post(url(event, "result"), data=form).status_code)
+
+    threads = [threading.Thread(target=submit, args=(i, c)) for i, c in enumerate(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(statuses) == [302] + [409] * (len(clients) - 1)
+    result = stored(session)
+    assert result.version == 1
+    refused = session.exec(select(AuditEntry).where(AuditEntry.action == "result.conflict_refused")).all()
+    entered = session.exec(select(AuditEntry).where(AuditEntry.action == "result.entered")).all()
+    assert len(refused) == len(clients) - 1 and len(entered) == 1
+    typed = {e.new["seats"][0]["points"] for e in refused if e.new} | {result.seats[0]["points"]}
+    assert typed == {50 + i for i in range(len(clients))}  # every tablet's figures are kept somewhere
