@@ -42,7 +42,7 @@ def explain(lines: tuple[ExplanationLine, ...]) -> str:
     return ", ".join(parts)
 
 
-def _check_player(player: PlayerSheet, edition: Edition, in_play: tuple[str, ...]) -> None:
+def _check_player(player: PlayerSheet, in_play: tuple[str, ...]) -> None:
     who = safe_text(player.name) or "a player"
     if not safe_text(player.name):
         raise PrintingError("a player on the score sheet has no name")
@@ -73,7 +73,6 @@ def _check_player(player: PlayerSheet, edition: Edition, in_play: tuple[str, ...
         raise PrintingError(f"{who}: the species and bonuses add up to {added}, not to the total {player.total}")
     if isinstance(player.rank, bool) or not isinstance(player.rank, int) or player.rank < 1:
         raise PrintingError(f"{who}: rank {player.rank!r} must be 1 or more")
-    _ = edition
 
 
 def _check_path(who: str, score: SpeciesScore, cells: dict[tuple[int, int], tuple[str, int]]) -> None:
@@ -107,7 +106,7 @@ def check_score_sheet(data: ScoreSheetData) -> tuple[Edition, tuple[str, ...]]:
     if len(set(names)) != len(names):
         raise PrintingError("two players at the table have the same name")
     for player in data.players:
-        _check_player(player, edition, in_play)
+        _check_player(player, in_play)
     return edition, in_play
 
 
@@ -284,7 +283,6 @@ def score_sheet(data: ScoreSheetData) -> bytes:
     details = [safe_text(data.event or ""), f"{edition.value} edition, {data.game_format} game",
                f"from the {data.source}" if data.source else ""]
     ranked = sorted(data.players, key=lambda p: (p.rank, -p.total))
-    standard = data.game_format != "draft"
     tie_column = edition is Edition.E2018 or data.game_format != "standard"
     ranking: list[list[object]] = [list[object](["Place", "Player", "Points"] + (["Species (tie-break)"] if tie_column else []))]
     for player in ranked:
@@ -324,7 +322,6 @@ def score_sheet(data: ScoreSheetData) -> bytes:
         Spacer(1, 6), para("Species in play: " + ", ".join(in_play), NOTE),
         para(rules_reminder(data.game_format), NOTE),
     )
-    _ = standard
     for player in data.players:
         def draw(canvas: Canvas, width: float, height: float, player: PlayerSheet = player) -> None:
             _player_page(canvas, width, height, data, player, edition, in_play)
