@@ -23,6 +23,9 @@ TableCost = tuple[int, int, int, int]
 NEIGHBOUR_WINDOW = 10
 """Players within this many places in the rank order are tried first as swap partners."""
 
+POLISH_PATIENCE = 40
+"""Once repeats are gone, stop polishing after this many kicks without a better seating."""
+
 
 class SeatingSearch:
     def __init__(
@@ -54,6 +57,7 @@ class SeatingSearch:
         self.total = [0, 0, 0, 0]
         self._neighbours: dict[int, list[int]] = {}
         self._undo: list[tuple[int, int]] | None = None
+        self._repeats_only = False
 
     # --- cost bookkeeping -------------------------------------------------------------
 
@@ -190,7 +194,8 @@ class SeatingSearch:
             if self.where[j] == here:
                 continue
             new_a, new_b, change = self._swap_gain(i, j)
-            if change < (0, 0, 0, 0) and (best is None or change < best[0]):
+            better = change[0] < 0 if self._repeats_only else change < (0, 0, 0, 0)
+            if better and (best is None or change < best[0]):
                 best = (change, j, new_a, new_b)
         if best is None:
             return False
@@ -243,17 +248,26 @@ class SeatingSearch:
         return self.total[1] == sum(size - 1 for size in self.sizes) and self.total[2] == 0
 
     def _kicks(self) -> None:
-        """Iterated local search: random swaps, kept when the descent that follows does not
-        leave the seating worse. Spends most of its budget while repeats remain."""
+        """Iterated local search: a random swap, then a descent. While repeats remain, the
+        descent and the acceptance look at repeats only, so the walk is free to leave a
+        spread-tight corner (a full descent would simply swap the kick back); the best seating
+        seen is kept aside, restored at the end and tightened again. Once repeats are gone, a
+        short polish accepts only seatings that are no worse in every respect."""
         if len(self.free) < 2 or len(self.tables) < 2 or self._cannot_improve():
             return
         players = len(self.ranks)
         polish = min(200, 4 * players)
         budget = min(3000, 30 * players) if self.total[0] > 0 else polish
-        while budget > 0:
+        # Kicks without a new best before giving up: generous while repeats remain.
+        patience = max(150, 5 * players)
+        best_cost, best_tables = self.cost(), [list(t) for t in self.tables]
+        since_best = 0
+        while budget > 0 and since_best < patience:
             if self.total[0] == 0:
-                budget = min(budget, polish)  # repeats gone: only polish the spread a little
+                budget = min(budget, polish)
+                patience = min(patience, POLISH_PATIENCE)
             budget -= 1
+            since_best += 1
             in_repeats = self._players_in_repeats() if self.total[0] else []
             first = self.rng.choice(in_repeats or self.free)
             # Far swaps set off long chains of repairs that are nearly always undone; small
@@ -263,12 +277,21 @@ class SeatingSearch:
                 continue
             before = self.cost()
             self._undo = []
+            self._repeats_only = before[0] > 0
             self._swap(first, second)
             self._descend({self.where[first], self.where[second]})
+            self._repeats_only = False
             log, self._undo = self._undo, None
-            if self.cost() > before:
+            after = self.cost()
+            if after < best_cost:
+                best_cost, best_tables = after, [list(t) for t in self.tables]
+                since_best = 0
+            if (after[0] > before[0]) if before[0] else (after > before):
                 for i, j in reversed(log):
                     self._swap(i, j)
+        if self.cost() != best_cost:
+            self._set_tables(best_tables)
+            self._descend(range(len(self.tables)))
 
 
 def _outward(centre: int, length: int) -> Iterable[int]:
