@@ -82,6 +82,7 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
         # The organizer reviews a Swiss proposal against the standings it was made from.
         standing = {row.player_id: row for row in standings_for(db, event)}
     return {"event": event, "round": rnd, "tables": tables, "standing": standing,
+            "deadline": service.clock_deadline(rnd),
             "repeats": [(names.get(a, "?"), names.get(b, "?")) for a, b in repeats],
             "seated": sorted(((s.player.name, s.player.id, t.table.number) for t in tables for s in t.seats if s.player),
                              key=lambda item: item[0].casefold())}
@@ -135,6 +136,24 @@ def _round_action(event_id: int, number: int, action: str) -> Any:
     except InputError as bad:
         db.rollback()
         return render_page("rounds/show.html", "round_tables.html", 422, **_round_context(event, rnd), errors=bad.errors)
+    return go_to(url_for("rounds.show", event_id=event_id, number=number))
+
+
+@bp.post("/<int:number>/clock")
+@login_required
+def clock(event_id: int, number: int) -> Any:
+    event = load_event(event_id)
+    rnd = load_round(event, number)
+    db = get_session()
+    try:
+        if request.form.get("stop"):
+            service.stop_clock(db, event, rnd, g.organizer.name)
+        else:
+            service.start_clock(db, event, rnd, request.form.get("minutes", ""), g.organizer.name)
+    except InputError as bad:
+        db.rollback()
+        return render_page("rounds/show.html", "round_tables.html", 422, **_round_context(event, rnd),
+                           errors=bad.errors, minutes=request.form.get("minutes", ""))
     return go_to(url_for("rounds.show", event_id=event_id, number=number))
 
 

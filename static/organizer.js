@@ -47,3 +47,16 @@
   document.addEventListener("DOMContentLoaded", function () { addUp(document); });
   document.addEventListener("htmx:afterSettle", function () { addUp(document); });
 })();
+// Projector round clock: counts down every second between the server's refreshes.
+(function () {
+  "use strict";
+  function tick() {
+    document.querySelectorAll(".clock[data-deadline]").forEach(function (clock) {
+      var left = Math.round((Date.parse(clock.getAttribute("data-deadline")) - Date.now()) / 1000);
+      var shown = Math.max(0, left);
+      clock.textContent = Math.floor(shown / 60) + ":" + String(shown % 60).padStart(2, "0");
+      clock.classList.toggle("over", left <= 0);
+    });
+  }
+  setInterval(tick, 1000);
+})();

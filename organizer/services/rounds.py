@@ -6,6 +6,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
@@ -223,3 +224,48 @@ def close_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
     assert event.id is not None
     _audit(session, event.id, actor, "round.closed", round=rnd.number)
     session.commit()
+
+
+MAX_CLOCK_MINUTES = 300
+
+
+def start_clock(session: Session, event: Event, rnd: Round, raw_minutes: str, actor: str) -> None:
+    """Start (or restart) the round clock shown on the projector."""
+    try:
+        minutes = int(raw_minutes.strip())
+        if not 1 <= minutes <= MAX_CLOCK_MINUTES:
+            raise ValueError
+    except ValueError:
+        raise InputError({"minutes": f"Enter the round's length in minutes, 1 to {MAX_CLOCK_MINUTES}."}) from None
+    if rnd.status != "published":
+        raise InputError({"minutes": "The clock runs for a published round."})
+    rnd.duration_minutes = minutes
+    rnd.clock_started_at = utcnow()
+    session.add(rnd)
+    assert event.id is not None
+    _audit(session, event.id, actor, "round.clock_started", round=rnd.number, minutes=minutes)
+    session.commit()
+
+
+def stop_clock(session: Session, event: Event, rnd: Round, actor: str) -> None:
+    if rnd.clock_started_at is None:
+        return
+    rnd.clock_started_at = None
+    session.add(rnd)
+    assert event.id is not None
+    _audit(session, event.id, actor, "round.clock_stopped", round=rnd.number)
+    session.commit()
+
+
+def clock_deadline(rnd: Round) -> datetime | None:
+    if rnd.clock_started_at is None or rnd.duration_minutes is None:
+        return None
+    started = rnd.clock_started_at if rnd.clock_started_at.tzinfo else rnd.clock_started_at.replace(tzinfo=UTC)
+    return started + timedelta(minutes=rnd.duration_minutes)
+
+
+def current_round(session: Session, event_id: int) -> Round | None:
+    """The round the room is playing: the latest published one, else the latest of any status."""
+    rounds = event_rounds(session, event_id)
+    published = [r for r in rounds if r.status == "published"]
+    return published[-1] if published else (rounds[-1] if rounds else None)

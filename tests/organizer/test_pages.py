@@ -24,6 +24,7 @@ PAGES = {
     "/events/{id}/rounds/1/tables/3?mode=scorepad": 'id="table-result"',
     "/events/{id}/standings": 'id="standings"',
     "/events/{id}/audit": "<table",
+    "/events/{id}/projector": 'id="projector"',
 }
 
 
@@ -45,7 +46,7 @@ def test_page_and_fragment(demo_client: tuple[FlaskClient, int], path: str) -> N
     assert page.status_code == 200, url
     assert page.text.lstrip().startswith("<!doctype html>")
     assert PAGES[path] in page.text
-    assert 'class="topbar"' in page.text
+    assert 'class="topbar"' in page.text or "/projector" in url
     fragment = client.get(url, headers=HX)
     assert fragment.status_code == 200
     assert "<html" not in fragment.text and 'class="topbar"' not in fragment.text
@@ -57,3 +58,21 @@ def test_demo_standings_rank_the_confirmed_and_entered_tables(demo_client: tuple
     page = client.get(f"/events/{event_id}/standings").text
     assert "Provisional: 1 result is not confirmed yet" in page
     assert page.count(">1.00<") == 2  # the winners of tables 1 and 2
+
+
+def test_projector_shows_seating_clock_and_standings(demo_client: tuple[FlaskClient, int]) -> None:
+    client, event_id = demo_client
+    page = client.get(f"/events/{event_id}/projector").text
+    assert 'hx-trigger="every 10s"' in page
+    assert "<span>Ada Moss</span>" in page and "Round 1 of 3" in page
+    assert 'class="clock"' not in page
+    response = client.post(f"/events/{event_id}/rounds/1/clock", data={"minutes": "0"})
+    assert response.status_code == 422 and "1 to 300" in response.text
+    assert client.post(f"/events/{event_id}/rounds/1/clock", data={"minutes": "50"}).status_code == 302
+    fragment = client.get(f"/events/{event_id}/projector", headers=HX).text
+    assert fragment.lstrip().startswith('<div id="projector"')
+    assert 'class="clock" data-deadline=' in fragment
+    assert "49:5" in fragment or "50:00" in fragment
+    assert "Ends at" in client.get(f"/events/{event_id}/rounds/1").text
+    client.post(f"/events/{event_id}/rounds/1/clock", data={"stop": "1"})
+    assert 'class="clock"' not in client.get(f"/events/{event_id}/projector").text
