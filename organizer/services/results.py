@@ -204,7 +204,8 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableView, sub
                old=_snapshot(current), new={"mode": submission.mode, "seats": new_seats, "based_on": expected_version})
         session.commit()
         raise ResultConflict(current)
-    session.commit()
+    # One transaction for the correction and its audit entry: a crash between two commits would
+    # leave a changed result that the audit log does not show.
     result = _current(session, view.table.id)
     assert result is not None
     _audit(session, event.id, view, result.id, actor, "result.corrected", old=old, new=_snapshot(result))
