@@ -14,6 +14,7 @@ from .events import load_event
 from .models import Event, Round
 from .pages import go_to, render_page
 from .rounds import load_round
+from .services import assistant
 from .services import results as service
 from .services import rounds as round_service
 from .services.errors import InputError
@@ -41,6 +42,11 @@ def _prefill(view: round_service.TableView) -> dict[str, str]:
     form: dict[str, str] = {}
     if view.result is None:
         return form
+    case_players = (view.result.score_case or {}).get("players") or []
+    for seat_view, player in zip(view.seats, case_players):
+        sid = seat_view.seat.id
+        form[f"arboretum_{sid}"] = "\n".join(f"{c['x']},{c['y']} {c['species']} {c['value']}" for c in player.get("arboretum", []))
+        form[f"hand_{sid}"] = ", ".join(str(card) for card in player.get("hand", []))
     for seat_view, stored in zip(view.seats, view.result.seats):
         sid = seat_view.seat.id
         form[f"points_{sid}"] = str(stored.get("points", ""))
@@ -97,7 +103,13 @@ def enter(event_id: int, number: int, table: int) -> Any:
         elif mode == "totals":
             submission = service.parse_totals(view, form)
         else:
-            raise InputError({"": "Choose how to enter the result."})
+            rules = assistant.rules_for_round(event, rnd.format)
+            upload = request.files.get("case_file")
+            if upload is not None and upload.filename:
+                case = assistant.case_from_upload(upload.read())
+                submission = assistant.score_submission(view, rules, case, field="case_file")
+            else:
+                submission = assistant.score_submission(view, rules, assistant.case_from_form(view, rules, form))
         service.save_result(db, event, rnd, view, submission, version, g.organizer.name)
     except InputError as bad:
         db.rollback()

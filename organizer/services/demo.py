@@ -47,7 +47,8 @@ def ensure_demo(session: Session) -> str:
     if event is not None:
         lines.append(f"Demo event “{DEMO_EVENT}” already exists; left as it is.")
         return "\n".join(lines)
-    event = events.create_event(session, events.EventInput(name=DEMO_EVENT, date=date.today()), organizer.id, DEMO_ACCOUNT)
+    event = events.create_event(session, events.EventInput(name=DEMO_EVENT, date=date.today(),
+                                                    entry_modes=["totals", "scorepad", "assistant"]), organizer.id, DEMO_ACCOUNT)
     assert event.id is not None
     session.add_all([Player(event_id=event.id, name=name, name_key=name.casefold(), club=club, checked_in=True)
                      for name, club in DEMO_PLAYERS])

@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="
 
 VIEWPORTS = {"tablet": (768, 1024), "phone": (390, 844)}
 PAGES = ["/events/1", "/events/1/players", "/events/1/rounds/1", "/events/1/rounds/1/tables/3?mode=scorepad",
+         "/events/1/rounds/1/tables/3?mode=assistant",
          "/events/1/rounds/1/tables/2", "/events/1/standings", "/events/1/edit", "/events/1/audit",
          "/events/1/projector"]
 

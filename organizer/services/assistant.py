@@ -1,0 +1,98 @@
+"""The scoring assistant: a table's final arboretums and hands (typed per seat, or a score-case
+file) are checked and scored by the engine; the case and the engine's output are stored."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from engine import ArboretumError
+from engine.case import parse_case
+
+from ..models import Event
+from .errors import InputError
+from .results import SeatEntry, Submission
+from .rounds import TableView
+
+_PLANTED = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s+([A-Za-z][A-Za-z ]*[A-Za-z])\s+(\d+)\s*$")
+MAX_CASE_BYTES = 200_000
+
+
+def rules_for_round(event: Event, round_format: str) -> str:
+    return "draft" if round_format == "draft" else f"standard-{event.edition}"
+
+
+def _seat_name(view: TableView, index: int) -> str:
+    player = view.seats[index].player
+    return player.name if player else f"Seat {index + 1}"
+
+
+def case_from_form(view: TableView, rules: str, form: Mapping[str, str]) -> dict[str, Any]:
+    """Build a score case from the per-seat fields ``arboretum_<seat id>`` (one card a line:
+    ``x,y Species value``) and ``hand_<seat id>`` (``Species value`` separated by commas)."""
+    errors: dict[str, str] = {}
+    players = []
+    for index, seat_view in enumerate(view.seats):
+        name = _seat_name(view, index)
+        arb_key, hand_key = f"arboretum_{seat_view.seat.id}", f"hand_{seat_view.seat.id}"
+        planted = []
+        for number, line in enumerate(form.get(arb_key, "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            match = _PLANTED.match(line)
+            if not match:
+                errors[arb_key] = f"Line {number} ({line.strip()!r}): write a card as x,y Species value, like 0,0 Oak 3."
+                break
+            x, y, species, value = match.groups()
+            planted.append({"x": int(x), "y": int(y), "species": " ".join(species.split()), "value": int(value)})
+        hand = [" ".join(part.split()) for part in re.split(r"[,\n;]", form.get(hand_key, "")) if part.strip()]
+        players.append({"name": name, "arboretum": planted, "hand": [] if rules == "draft" else hand})
+    if errors:
+        raise InputError(errors)
+    case: dict[str, Any] = {"rules": rules, "players": players}
+    if view.table.species:
+        case["species"] = list(view.table.species)
+    return case
+
+
+def case_from_upload(raw: bytes) -> dict[str, Any]:
+    if len(raw) > MAX_CASE_BYTES:
+        raise InputError({"case_file": "That file is too large for a score case."})
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as bad:
+        raise InputError({"case_file": f"Not a score case: the file is not valid JSON ({bad})."}) from None
+    if not isinstance(data, dict):
+        raise InputError({"case_file": "Not a score case: expected a JSON object with rules and players."})
+    return data
+
+
+def score_submission(view: TableView, rules: str, case: dict[str, Any], field: str = "") -> Submission:
+    """Check the case with the engine, put its players in seat order and score it."""
+    if case.get("rules") != rules:
+        raise InputError({field: f"This table plays {rules}; the case says {case.get('rules')!r}."})
+    seated = {(_seat_name(view, i)).casefold(): i for i in range(len(view.seats))}
+    players = case.get("players")
+    if not isinstance(players, list) or len(players) != len(view.seats):
+        raise InputError({field: f"The case must list the {len(view.seats)} players of this table."})
+    order: dict[int, Any] = {}
+    for entry in players:
+        name = entry.get("name") if isinstance(entry, dict) else None
+        index = seated.get(str(name).casefold()) if isinstance(name, str) else None
+        if index is None or index in order:
+            names = ", ".join(_seat_name(view, i) for i in range(len(view.seats)))
+            raise InputError({field: f"{name!r} is not a player of this table ({names})."})
+        order[index] = entry
+    ordered = {**case, "players": [order[i] for i in range(len(view.seats))]}
+    try:
+        parsed = parse_case(ordered)
+        score = parsed.score()
+    except ArboretumError as bad:
+        raise InputError({field: f"The engine refuses this table: {bad}"}) from None
+    seats = []
+    for seat_view, player_score in zip(view.seats, score.players):
+        assert seat_view.seat.player_id is not None
+        seats.append(SeatEntry(seat_view.seat.player_id, player_score.total, player_score.species_in_arboretum))
+    return Submission("assistant", seats, score_case=parsed.to_json(), score_output=score.to_json())
