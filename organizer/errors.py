@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, make_response, render_template
+from flask import Flask, Response, g, make_response, render_template
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from . import htmx
@@ -19,9 +20,24 @@ MESSAGES = {
     405: "That action is not available here.",
     413: "That upload is too large (2 MB at most).",
     429: "Too many requests; wait a moment and try again.",
+    503: "The database is busy, so this was not saved. Try again in a moment; if you were sending "
+         "a form, go back: what you typed is still there.",
+    507: "The server's disk is full, so this was not saved. Tell the organizer to free some space, "
+         "then try again; if you were sending a form, go back: what you typed is still there.",
     500: "Something went wrong on the server. Nothing you entered before this was lost; "
          "please try again, and tell the organizer if it keeps happening.",
 }
+
+
+def _roll_back() -> None:
+    """A failed flush leaves the request's session unusable; the error page reads the signed-in
+    organizer through it, so start a clean transaction first."""
+    session = g.get("db_session")
+    if session is not None:
+        try:
+            session.rollback()
+        except Exception:  # the database may still be unreachable; the page must render anyway
+            log.exception("rollback failed")
 
 
 def _error_response(status: int, message: str) -> Response:
@@ -31,7 +47,14 @@ def _error_response(status: int, message: str) -> Response:
         response.headers["HX-Retarget"] = "#messages"
         response.headers["HX-Reswap"] = "innerHTML"
         return response
-    return make_response(render_template("error.html", status=status, message=message), status)
+    try:
+        page = render_template("error.html", status=status, message=message)
+    except Exception:
+        # The whole page shows who is signed in, read from the database; when that is what
+        # failed, the message alone still tells the user what happened.
+        log.exception("error page fell back to the bare message")
+        page = render_template("partials/error.html", status=status, message=message)
+    return make_response(page, status)
 
 
 def init_app(app: Flask) -> None:
@@ -46,11 +69,24 @@ def init_app(app: Flask) -> None:
         message = MESSAGES.get(status, error.description or "Request refused.")
         return _error_response(status, message)
 
+    @app.errorhandler(OperationalError)
+    def database_unavailable(error: OperationalError) -> Response:
+        # A locked SQLite file, a full disk, a database server gone: the transaction was rolled
+        # back, so say plainly that nothing was saved rather than show a crash page.
+        reason = str(error.orig or error).lower()
+        log.error("database unavailable: %s", reason)
+        _roll_back()
+        status = 507 if "full" in reason or "no space" in reason else 503
+        response = _error_response(status, MESSAGES[status])
+        response.headers["Retry-After"] = "5"
+        return response
+
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
         if isinstance(error, HTTPException):
             return http_error(error)
         log.exception("unhandled error", exc_info=error)
+        _roll_back()
         return _error_response(500, MESSAGES[500])
 
     @app.errorhandler(InternalServerError)
