@@ -64,7 +64,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     htmx.init_app(app)
     db.init_app(app)
 
-    from . import auth, errors, events, players, projector, rounds, security, standings, tables, templating
+    from . import auth, errors, events, exchange, players, projector, rounds, security, standings, tables, templating
 
     security.init_app(app)
     errors.init_app(app)
@@ -75,7 +75,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(rounds.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(standings.bp)
+    from . import prints; app.register_blueprint(prints.bp)  # PDF downloads (issue 5)
     app.register_blueprint(projector.bp)
+    app.register_blueprint(exchange.bp)
     from . import live, practice, replay  # live tables, practice games, replays (issue 4)
     for live_bp in (live.bp, practice.bp, replay.bp):
         app.register_blueprint(live_bp)

@@ -1,0 +1,67 @@
+"""Export an event (JSON, CSV zip) and import a JSON export."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Blueprint, Response, flash, g, request, url_for
+
+from .auth import login_required
+from .db import get_session
+from .events import load_event
+from .pages import go_to, render_page
+from .services import events as event_service
+from .services import exchange as service
+from .services.errors import InputError
+
+bp = Blueprint("exchange", __name__)
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+def _file_stem(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "event"
+
+
+@bp.get("/events/<int:event_id>/export.json")
+@login_required
+def export_json(event_id: int) -> Any:
+    event = load_event(event_id)
+    body = json.dumps(service.export_event(get_session(), event), indent=1, ensure_ascii=False)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{_file_stem(event.name)}.json"'})
+
+
+@bp.get("/events/<int:event_id>/export.zip")
+@login_required
+def export_zip(event_id: int) -> Any:
+    event = load_event(event_id)
+    return Response(service.export_csv_zip(get_session(), event), mimetype="application/zip",
+                    headers={"Content-Disposition": f'attachment; filename="{_file_stem(event.name)}-csv.zip"'})
+
+
+@bp.post("/events/import")
+@login_required
+def import_json() -> Any:
+    db = get_session()
+    upload = request.files.get("file")
+    errors: dict[str, str] = {}
+    if upload is None or not upload.filename:
+        errors = {"file": "Choose the event's JSON export to import."}
+    else:
+        raw = upload.read()
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as bad:
+            errors = {"file": f"That file is not JSON ({bad})."}
+        else:
+            try:
+                event = service.import_event(db, data, g.organizer.id)
+            except InputError as bad:
+                errors = {"file": " ".join(bad.errors.values())}
+            else:
+                flash(f"Event “{event.name}” imported.")
+                return go_to(url_for("events.show", event_id=event.id))
+    return render_page("events/index.html", "event_list.html", 422, events=event_service.list_events(db),
+                       import_errors=errors)

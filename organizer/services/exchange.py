@@ -1,0 +1,241 @@
+"""Export an event as JSON (complete, re-importable) or as CSV files; import a JSON export
+back into a new, identical event. Records refer to each other by player name, round and table
+number, never by database id, so an export can move between installations."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from datetime import date, datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from ..models import (AuditEntry, Confirmation, Event, GameTable, Organizer, Player, Result, Round, Seat,
+                      utcnow)
+from . import events as event_service
+from .errors import InputError
+from .rounds import event_rounds, tables_of
+from .tournament import standings_view
+
+FORMAT = "arboretum-event"
+VERSION = 1
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _parse_time(value: Any) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def export_event(session: Session, event: Event) -> dict[str, Any]:
+    assert event.id is not None
+    players = session.exec(select(Player).where(Player.event_id == event.id).order_by(col(Player.id))).all()
+    name_of = {p.id: p.name for p in players}
+    organizers = {o.id: o.name for o in session.exec(select(Organizer)).all()}
+    table_ref: dict[int, list[int]] = {}
+    rounds_out = []
+    for rnd in event_rounds(session, event.id):
+        assert rnd.id is not None
+        tables_out = []
+        for view in tables_of(session, rnd.id):
+            assert view.table.id is not None
+            table_ref[view.table.id] = [rnd.number, view.table.number]
+            position_of = {s.seat.id: s.seat.position for s in view.seats}
+            result_out = None
+            if view.result is not None:
+                result = view.result
+                confirmations = session.exec(select(Confirmation).where(Confirmation.result_id == result.id)
+                                             .order_by(col(Confirmation.id))).all()
+                result_out = {
+                    "entry_mode": result.entry_mode, "status": result.status, "dispute_note": result.dispute_note,
+                    "version": result.version, "entered_by": result.entered_by,
+                    "entered_at": _time(result.entered_at), "updated_at": _time(result.updated_at),
+                    "seats": [{**{k: v for k, v in s.items() if k != "player_id"}, "player": name_of.get(s.get("player_id"))}
+                              for s in result.seats],
+                    "score_case": result.score_case, "score_output": result.score_output,
+                    "confirmations": [{"seat": position_of.get(c.seat_id) if c.seat_id else None,
+                                       "organizer": organizers.get(c.organizer_id), "result_version": c.result_version,
+                                       "at": _time(c.at)} for c in confirmations],
+                }
+            tables_out.append({
+                "number": view.table.number, "species": view.table.species, "digital": view.table.digital,
+                "game": view.table.game, "action_log": view.table.action_log, "log_version": view.table.log_version,
+                # Seat tokens are private links: never exported; an import makes new ones.
+                "seats": [{"position": s.seat.position, "player": s.player.name if s.player else None,
+                           "is_bot": s.seat.is_bot} for s in view.seats],
+                "result": result_out,
+            })
+        rounds_out.append({"number": rnd.number, "format": rnd.format, "status": rnd.status, "seed": rnd.seed,
+                           "duration_minutes": rnd.duration_minutes, "clock_started_at": _time(rnd.clock_started_at),
+                           "created_at": _time(rnd.created_at), "published_at": _time(rnd.published_at),
+                           "tables": tables_out})
+    audit = session.exec(select(AuditEntry).where(AuditEntry.event_id == event.id).order_by(col(AuditEntry.id))).all()
+    return {
+        "format": FORMAT, "version": VERSION,
+        "event": {"name": event.name, "date": event.date.isoformat(), "edition": event.edition,
+                  "round_formats": event.round_formats, "preferred_table_size": event.preferred_table_size,
+                  "point_scheme": event.point_scheme, "tiebreak_order": event.tiebreak_order,
+                  "entry_modes": event.entry_modes, "pick_timer_seconds": event.pick_timer_seconds,
+                  "created_at": _time(event.created_at), "updated_at": _time(event.updated_at)},
+        "players": [{"name": p.name, "club": p.club, "email": p.email, "checked_in": p.checked_in,
+                     "dropped": p.dropped, "dropped_after_round": p.dropped_after_round,
+                     "fixed_table": p.fixed_table, "joined_round": p.joined_round,
+                     "created_at": _time(p.created_at)} for p in players],
+        "rounds": rounds_out,
+        # Audit values are kept as recorded (ids in them are those of the exporting database).
+        "audit": [{"actor": a.actor, "action": a.action, "at": _time(a.at), "old": a.old, "new": a.new,
+                   "table": table_ref.get(a.table_id) if a.table_id else None} for a in audit],
+    }
+
+
+def import_event(session: Session, data: Any, organizer_id: int | None) -> Event:
+    """Create a new event identical to the exported one; all or nothing."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError({"file": "Not an event export of this app (the JSON has no \"format\": \"arboretum-event\")."})
+    if data.get("version") != VERSION:
+        raise InputError({"file": f"Export version {data.get('version')!r} is not supported (expected {VERSION})."})
+    try:
+        return _import(session, data, organizer_id)
+    except InputError:
+        session.rollback()
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as bad:
+        session.rollback()
+        raise InputError({"file": f"The export is damaged or incomplete ({type(bad).__name__}: {bad})."}) from None
+
+
+def _import(session: Session, data: dict[str, Any], organizer_id: int | None) -> Event:
+    settings = data["event"]
+    form: dict[str, Any] = {
+        "name": settings["name"], "date": settings["date"], "edition": settings["edition"],
+        "rounds": str(len(settings["round_formats"])), "preferred_table_size": str(settings["preferred_table_size"]),
+        "point_scheme": settings["point_scheme"], "entry_modes": list(settings["entry_modes"]),
+        "pick_timer_seconds": "" if settings.get("pick_timer_seconds") is None else str(settings["pick_timer_seconds"]),
+    }
+    for number, fmt in enumerate(settings["round_formats"], start=1):
+        form[f"format_{number}"] = fmt
+    for place, key in enumerate(settings["tiebreak_order"], start=1):
+        form[f"tiebreak_{place}"] = key
+    checked = event_service.parse_event_form(form)  # the same checks as the event form
+    event = Event(name=checked.name, date=date.fromisoformat(settings["date"]), edition=checked.edition,
+                  round_formats=checked.round_formats, preferred_table_size=checked.preferred_table_size,
+                  point_scheme=checked.point_scheme, tiebreak_order=checked.tiebreak_order,
+                  entry_modes=checked.entry_modes, pick_timer_seconds=checked.pick_timer_seconds,
+                  created_by_id=organizer_id, created_at=_parse_time(settings.get("created_at")) or utcnow(),
+                  updated_at=_parse_time(settings.get("updated_at")) or utcnow())
+    session.add(event)
+    session.flush()
+    assert event.id is not None
+    from .players import name_key
+
+    ids: dict[str, int] = {}
+    for entry in data["players"]:
+        player = Player(event_id=event.id, name=entry["name"], name_key=name_key(entry["name"]), club=entry["club"],
+                        email=entry["email"], checked_in=bool(entry["checked_in"]), dropped=bool(entry["dropped"]),
+                        dropped_after_round=entry["dropped_after_round"], fixed_table=entry["fixed_table"],
+                        joined_round=int(entry["joined_round"]), created_at=_parse_time(entry.get("created_at")) or utcnow())
+        if player.name_key in {name_key(n) for n in ids}:
+            raise InputError({"file": f"The export lists the player {player.name} twice."})
+        session.add(player)
+        session.flush()
+        assert player.id is not None
+        ids[player.name] = player.id
+    organizers = {o.name: o.id for o in session.exec(select(Organizer)).all()}
+    table_ids: dict[tuple[int, int], int] = {}
+    for rnd_data in data["rounds"]:
+        rnd = Round(event_id=event.id, number=int(rnd_data["number"]), format=rnd_data["format"], status=rnd_data["status"],
+                    seed=int(rnd_data["seed"]), duration_minutes=rnd_data["duration_minutes"],
+                    clock_started_at=_parse_time(rnd_data["clock_started_at"]),
+                    created_at=_parse_time(rnd_data.get("created_at")) or utcnow(),
+                    published_at=_parse_time(rnd_data["published_at"]))
+        session.add(rnd)
+        session.flush()
+        assert rnd.id is not None
+        for table_data in rnd_data["tables"]:
+            table = GameTable(round_id=rnd.id, number=int(table_data["number"]), species=list(table_data["species"]),
+                              digital=bool(table_data["digital"]), game=table_data["game"],
+                              action_log=list(table_data["action_log"]), log_version=int(table_data["log_version"]))
+            session.add(table)
+            session.flush()
+            assert table.id is not None
+            table_ids[(rnd.number, table.number)] = table.id
+            seat_ids: dict[int, int] = {}
+            for seat_data in table_data["seats"]:
+                player_name = seat_data["player"]
+                if player_name is not None and player_name not in ids:
+                    raise InputError({"file": f"Round {rnd.number}, table {table.number}: unknown player {player_name!r}."})
+                seat = Seat(table_id=table.id, player_id=ids.get(player_name) if player_name else None,
+                            position=int(seat_data["position"]), is_bot=bool(seat_data["is_bot"]))
+                session.add(seat)
+                session.flush()
+                assert seat.id is not None
+                seat_ids[seat.position] = seat.id
+            result_data = table_data["result"]
+            if result_data is None:
+                continue
+            seats = []
+            for seat_result in result_data["seats"]:
+                values = {k: v for k, v in seat_result.items() if k != "player"}
+                seats.append({"player_id": ids[seat_result["player"]], **values})
+            result = Result(table_id=table.id, entry_mode=result_data["entry_mode"], seats=seats,
+                            score_case=result_data["score_case"], score_output=result_data["score_output"],
+                            status=result_data["status"], dispute_note=result_data["dispute_note"],
+                            version=int(result_data["version"]), entered_by=result_data["entered_by"],
+                            entered_at=_parse_time(result_data["entered_at"]) or utcnow(),
+                            updated_at=_parse_time(result_data["updated_at"]) or utcnow())
+            session.add(result)
+            session.flush()
+            for confirmation in result_data["confirmations"]:
+                session.add(Confirmation(result_id=result.id, result_version=int(confirmation["result_version"]),
+                                         seat_id=seat_ids[confirmation["seat"]] if confirmation["seat"] is not None else None,
+                                         organizer_id=organizers.get(confirmation["organizer"]),
+                                         at=_parse_time(confirmation["at"]) or utcnow()))
+    for entry in data["audit"]:
+        ref = entry.get("table")
+        session.add(AuditEntry(event_id=event.id, table_id=table_ids.get((ref[0], ref[1])) if ref else None,
+                               actor=entry["actor"], action=entry["action"], at=_parse_time(entry["at"]) or utcnow(),
+                               old=entry["old"], new=entry["new"]))
+    session.commit()
+    session.refresh(event)
+    return event
+
+
+def export_csv_zip(session: Session, event: Event) -> bytes:
+    """players.csv, results.csv (one row per seat of every table) and standings.csv in a zip."""
+    assert event.id is not None
+    view = standings_view(session, event)
+    players = sorted(view.players.values(), key=lambda p: p.name.casefold())
+    files: dict[str, list[list[Any]]] = {
+        "players.csv": [["name", "club", "email", "checked_in", "dropped_after_round", "fixed_table", "joined_round"]]
+        + [[p.name, p.club, p.email, p.checked_in, p.dropped_after_round if p.dropped else "", p.fixed_table or "",
+            p.joined_round] for p in players],
+        "results.csv": [["round", "format", "table", "seat", "player", "start_player", "dealer", "points",
+                         "species_count", "result_status", "entry_mode", "species_in_play"]],
+        "standings.csv": [["rank", "player", "club", "tournament_points", "game_points", "opponents_average",
+                           "species_count"]]
+        + [[row.rank, view.players[row.player_id].name if row.player_id in view.players else row.player_id,
+            view.players[row.player_id].club if row.player_id in view.players else "",
+            f"{row.tournament_points:.4f}", row.game_points, f"{row.opponents_average:.4f}", row.species_count]
+           for row in view.rows],
+    }
+    for rnd in event_rounds(session, event.id):
+        assert rnd.id is not None
+        for table in tables_of(session, rnd.id):
+            for index, seat in enumerate(table.seats):
+                stored = table.result.seats[index] if table.result else {}
+                files["results.csv"].append([
+                    rnd.number, rnd.format, table.table.number, index + 1, seat.player.name if seat.player else "",
+                    index == 0, index == len(table.seats) - 1, stored.get("points", ""), stored.get("species_count", ""),
+                    table.result.status if table.result else "", table.result.entry_mode if table.result else "",
+                    " / ".join(table.table.species)])
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, rows in files.items():
+            text = io.StringIO()
+            csv.writer(text).writerows(rows)
+            archive.writestr(name, text.getvalue())
+    return buffer.getvalue()
