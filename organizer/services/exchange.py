@@ -189,6 +189,7 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None) ->
                             updated_at=_parse_time(result_data["updated_at"]) or utcnow())
             session.add(result)
             session.flush()
+            assert result.id is not None
             for confirmation in result_data["confirmations"]:
                 session.add(Confirmation(result_id=result.id, result_version=int(confirmation["result_version"]),
                                          seat_id=seat_ids[confirmation["seat"]] if confirmation["seat"] is not None else None,

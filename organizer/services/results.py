@@ -206,11 +206,11 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableView, sub
         raise ResultConflict(current)
     # One transaction for the correction and its audit entry: a crash between two commits would
     # leave a changed result that the audit log does not show.
-    result = _current(session, view.table.id)
-    assert result is not None
-    _audit(session, event.id, view, result.id, actor, "result.corrected", old=old, new=_snapshot(result))
+    corrected = _current(session, view.table.id)
+    assert corrected is not None
+    _audit(session, event.id, view, corrected.id, actor, "result.corrected", old=old, new=_snapshot(corrected))
     session.commit()
-    return result
+    return corrected
 
 
 def confirmations_of(session: Session, result: Result) -> list[Confirmation]:
