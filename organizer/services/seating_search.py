@@ -171,6 +171,8 @@ class SeatingSearch:
                 if not taken[player]:
                     table.append(player)
                     taken[player] = True
+        # A greedy deal that skips players already met looked tempting but ends with wider
+        # tables after the repairs than this plain deal does (bench/bench_seating.py).
         rest = iter(p for p in self.order if not taken[p])
         for number, table in enumerate(tables):
             while len(table) < self.sizes[number]:
