@@ -18,7 +18,7 @@ import random
 from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
-from .errors import ArboretumError, GameOverError
+from .errors import ArboretumError, GameOverError, NotYourTurnError
 
 SIMULTANEOUS = -2
 
@@ -42,16 +42,15 @@ class RandomBot:
     name = "random"
 
     def choose(self, state: Any, seat: int, rng: random.Random) -> Action:
-        if state.is_terminal():
-            raise GameOverError("the game is over: there is no action to choose")
         # The state's random_action is documented as exactly rng.choice(legal_actions(seat))
-        # without building the list: the same choice, several times faster.
-        random_action = getattr(state, "random_action", None)
-        if random_action is not None:
-            if state.current_player() == SIMULTANEOUS:
-                return random_action(rng, seat)  # type: ignore[no-any-return]
-            return random_action(rng)  # type: ignore[no-any-return]
-        return rng.choice(state.legal_actions(seat))  # type: ignore[no-any-return]
+        # without building the list: the same choice, several times faster. It raises
+        # GameOverError on a finished game.
+        player = state.current_player()
+        if player == SIMULTANEOUS:
+            return state.random_action(rng, seat)  # type: ignore[no-any-return]
+        if player >= 0 and player != seat:
+            raise NotYourTurnError(f"seat {seat}: it is seat {player}'s turn")
+        return state.random_action(rng)  # type: ignore[no-any-return]
 
 
 class HeuristicBot:

@@ -24,6 +24,7 @@ from .arboretum import Cell
 from .bots_knowledge import TurnKnowledge, logistic, turn_knowledge
 from .bots_paths import NONE, PathTable
 from .cards import Card
+from .errors import NotYourTurnError
 
 EIGHT = 2
 #: What an unseen card from the draw pile is worth, in the same units as a discard's value.
@@ -283,6 +284,8 @@ def _rising_edges(table: PathTable, card: Card, cell: Cell) -> int:
 def choose_turn_action(state: Any, seat: int, rng: random.Random) -> Action:
     """The heuristic's action for ``seat`` in a standard or solo game."""
     actions: list[Action] = state.legal_actions(seat)
+    if not actions:
+        raise NotYourTurnError(f"seat {seat}: it is seat {state.current_player()}'s turn")
     if len(actions) == 1:
         return actions[0]
     planner = TurnPlanner(state, seat)

@@ -10,7 +10,7 @@ from engine.arboretum import Arboretum
 from engine.bots import BOTS, Bot, HeuristicBot, RandomBot, UnknownBotError, make_bot, play_game
 from engine.bots_paths import PathTable
 from engine.cards import Card
-from engine.errors import ArboretumError, GameOverError
+from engine.errors import ArboretumError, GameOverError, NotYourTurnError
 from engine.games import SIMULTANEOUS, Game, Pick, State
 from engine.paths import EIGHT_BONUS_DRAFT, EIGHT_BONUS_STANDARD, PathFinder
 
@@ -82,6 +82,13 @@ def test_bots_refuse_a_finished_game() -> None:
     for bot in (RandomBot(), HeuristicBot()):
         with pytest.raises(GameOverError):
             bot.choose(state, 0, random.Random(0))
+
+
+def test_bots_refuse_a_seat_whose_turn_it_is_not() -> None:
+    state = Game("standard", 3, seed=2).new_initial_state()
+    for bot in (RandomBot(), HeuristicBot()):
+        with pytest.raises(NotYourTurnError):
+            bot.choose(state, 1, random.Random(0))
 
 
 def test_random_bot_is_uniform_over_legal_actions() -> None:
