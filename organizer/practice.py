@@ -1,0 +1,94 @@
+"""Solo and practice games in the browser (``/practice``): anyone, no sign-in. The same seat
+screen as the live tables; bots act at once after each of the player's actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, request, url_for
+
+from .db import get_session
+from .live_pages import SeatUrls, form_stamp, render_seat
+from .models import PracticeGame
+from .pages import go_to, render_page
+from .services import live_log
+from .services import practice as service
+from .services.errors import InputError
+from .services.live_view import compose_action
+
+bp = Blueprint("practice", __name__, url_prefix="/practice")
+
+
+def _form_defaults() -> dict[str, str]:
+    return {"mode": "solo", "players": "2", "edition": "2018", "name": "", "bot_1": "heuristic", "bot_2": "heuristic",
+            "bot_3": "heuristic"}
+
+
+@bp.get("")
+def new() -> Any:
+    return render_page("live/practice_new.html", "live_practice_form.html", form=_form_defaults(), errors={},
+                       modes=service.MODE_LABELS, bots=service.BOT_LABELS)
+
+
+@bp.post("")
+def create() -> Any:
+    form = {**_form_defaults(), **{key: request.form.get(key, "") for key in request.form if key != "csrf_token"}}
+    db = get_session()
+    try:
+        practice = service.create_game(db, service.parse_setup(form))
+    except InputError as bad:
+        db.rollback()
+        return render_page("live/practice_new.html", "live_practice_form.html", 422, form=form, errors=bad.errors,
+                           modes=service.MODE_LABELS, bots=service.BOT_LABELS)
+    return go_to(url_for("practice.play", token=practice.token))
+
+
+def _load(token: str) -> PracticeGame:
+    practice = service.find(get_session(), token)
+    if practice is None:
+        abort(404)
+    return practice
+
+
+def _show(practice: PracticeGame, status: int = 200, message: str = "", kind: str = "error",
+          replayed: live_log.Replayed | None = None) -> Any:
+    if replayed is None:
+        replayed = service.load_state(get_session(), practice)
+    token = practice.token
+    finished = replayed.state.is_terminal()
+    urls = SeatUrls(url_for("practice.play", token=token), url_for("practice.act", token=token),
+                    url_for("practice.changed", token=token, since=replayed.version),
+                    url_for("replay.practice", token=token) if finished else None)
+    title = service.MODE_LABELS[replayed.state.mode]
+    return render_seat(replayed, 0, urls, title, status, message, kind, practice=True)
+
+
+@bp.get("/<token>")
+def play(token: str) -> Any:
+    return _show(_load(token))
+
+
+@bp.get("/<token>/changed")
+def changed(token: str) -> Any:
+    version = service.version_of(get_session(), token)
+    if version is None:
+        abort(404)
+    if request.args.get("since", "") == str(version):
+        return Response(status=204)
+    return _show(_load(token))
+
+
+@bp.post("/<token>/act")
+def act(token: str) -> Any:
+    practice = _load(token)
+    db = get_session()
+    form = {key: request.form.get(key, "") for key in ("action", "verb", "card", "cell")}
+    try:
+        applied = service.act(db, practice, compose_action(form), request.form.get("nonce", ""), form_stamp())
+    except (ValueError, live_log.ActionRefused) as refused:
+        db.rollback()
+        return _show(practice, 422, str(refused))
+    if applied.repeated:
+        return _show(practice, 200, "That was already done (the same form arrived twice); nothing more was changed.",
+                     "notice", applied.replayed)
+    return _show(practice, replayed=applied.replayed)
