@@ -177,7 +177,7 @@ def scorepad_pdf() -> Any:
         return _scorepad_page(form, errors, 422)
     players, edition, paper = int(form["players"]), form["edition"], form["paper"].lower()
     try:
-        pdf = blank_scorepad(players, edition, paper)  # type: ignore[arg-type]
+        pdf = blank_scorepad(players, edition, paper)
     except PrintingError as refused:
         return _scorepad_page(form, {"": str(refused)}, 422)
     return pdf_response(pdf, f"arboretum-scorepad-{players}-players-{edition}-{paper}.pdf")

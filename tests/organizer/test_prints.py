@@ -241,6 +241,57 @@ def test_score_sheet_refused_without_arboretums_or_result(signed_in: FlaskClient
                                        f"/events/{event_id}/rounds/1")
 
 
+def draft_case(view: rounds.TableView, seed: int) -> dict[str, Any]:
+    """A finished 4-player draft (2 rounds, 14 picks each), every pick planted in a rising row."""
+    rng = random.Random(seed)
+    deck = [f"{species} {value}" for species in view.table.species for value in range(1, 9)]
+    rng.shuffle(deck)
+    players = []
+    for seat_view in view.seats:
+        assert seat_view.player is not None
+        planted = sorted(deck[:14], key=lambda card: int(card.rsplit(" ", 1)[1]))
+        del deck[:14]
+        players.append({"name": seat_view.player.name,
+                        "arboretum": [{"x": x, "y": 0, "card": card} for x, card in enumerate(planted)]})
+    return {"rules": "draft", "species": list(view.table.species), "players": players}
+
+
+def test_draft_round_digital_tables(signed_in: FlaskClient, session: Session) -> None:
+    """A draft round is played on the players' devices: every seat gets a private-link slip, no
+    start player or dealer is marked, and the engine's result prints as a score sheet."""
+    event = create_event(session, name="Draft Day", round_formats=["draft"])
+    assert event.id is not None
+    session.add_all([Player(event_id=event.id, name=name, name_key=name.casefold(), checked_in=True)
+                     for name in NAMES[:8]])
+    session.commit()
+    rnd = rounds.propose_round(session, event, "test", seed=4)
+    rounds.publish_round(session, event, rnd, "test")
+    views = _views(session, rnd)
+    assert [v.table.digital for v in views] == [True, True]
+    data = printouts.round_pack_data(session, event, 1, lambda r, t: f"https://x/{r}/{t}",
+                                     lambda token: f"https://x/play/{token}")
+    assert not any(seat.is_start or seat.is_dealer for table in data.tables for seat in table.seats)
+    pdf = pdf_of(signed_in.get(f"/events/{event.id}/rounds/1/pack.pdf"))
+    assert "START" not in all_text(pdf) and "DEALER" not in all_text(pdf)
+    assert set(qr_codes(pdf, len(page_sizes(pdf)) - 1, dpi=150)) == {
+        f"http://localhost/play/{s.seat.token}" for view in views for s in view.seats}
+
+    view = views[0]
+    case = parse_case(draft_case(view, seed=8))
+    outcome = case.score()
+    entries = [results.SeatEntry(seat_view.seat.player_id, player.total, player.species_in_arboretum,  # type: ignore[arg-type]
+                                 {name: s.points for name, s in player.species.items()}, player.bonus)
+               for seat_view, player in zip(view.seats, outcome.players)]
+    results.save_result(session, event, rnd, view,
+                        results.Submission("digital", entries, score_case=case.to_json(),
+                                           score_output=outcome.to_json()), 0, "live table")
+    text = all_text(pdf_of(signed_in.get(f"/events/{event.id}/rounds/1/tables/1/score-sheet.pdf")))
+    assert "digital game" in text and "every pick planted" in text
+    for player in outcome.players:
+        assert player.bonus == 3
+        assert player.name in text and re.search(rf"\b{player.total}\b", text)
+
+
 # -- standings and the event report -----------------------------------------------------------------
 
 
