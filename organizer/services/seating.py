@@ -263,14 +263,15 @@ def _seat_order(
     members = sorted(p.id for p in group)
     rng.shuffle(members)  # ties between equally good orders are broken by the seed
 
-    def seat_cost(order: tuple[int, ...]) -> tuple[int, int]:
+    def seat_cost(order: Sequence[int]) -> tuple[int, int]:
         seat_total = 0
         for position, player in enumerate(order):
             counts = history.seat_counts.get(player, [])
             seat_total += counts[position] if position < len(counts) else 0
         return history.start_counts.get(order[0], 0), seat_total
 
-    return list(min(itertools.permutations(members), key=seat_cost))
+    best: tuple[int, ...] = min(itertools.permutations(members), key=seat_cost)
+    return list(best)
 
 
 __all__ = [
