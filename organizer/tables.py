@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, g, request, url_for
 
+from engine import Edition, edition_species
+
 from .auth import login_required
 from .db import get_session
 from .events import load_event
@@ -71,6 +73,9 @@ def _page(event: Event, rnd: Round, view: round_service.TableView, status: int =
         form = _prefill(view) if editing else {}
     context.setdefault("errors", {})
     context.setdefault("conflict", None)
+    context.setdefault("chosen_species", list(view.table.species))
+    context.setdefault("edition_species", edition_species(Edition.parse(event.edition)))
+    context.setdefault("species_needed", round_service.species_needed(rnd, len(view.seats)))
     return render_page("tables/show.html", "table_result.html", status, event=event, round=rnd, view=view,
                        mode=_mode(event, request.values.get("mode") or (view.result.entry_mode if view.result else None)),
                        editing=editing, form=form, confirmed_seats=confirmed_seats,
@@ -167,6 +172,21 @@ def dispute(event_id: int, number: int, table: int) -> Any:
                      dispute_note=request.form.get("note", ""))
     _, _, fresh = _load(event_id, number, table)
     return _page(event, rnd, fresh, editing=False)
+
+
+@bp.post("/rounds/<int:number>/tables/<int:table>/species")
+@login_required
+def species(event_id: int, number: int, table: int) -> Any:
+    event, rnd, view = _load(event_id, number, table)
+    db = get_session()
+    try:
+        round_service.set_species(db, event, rnd, view, request.form.getlist("species"), g.organizer.name)
+    except InputError as bad:
+        db.rollback()
+        _, _, fresh = _load(event_id, number, table)
+        return _page(event, rnd, fresh, 422, errors=bad.errors, chosen_species=request.form.getlist("species"))
+    _, _, fresh = _load(event_id, number, table)
+    return _page(event, rnd, fresh)
 
 
 @bp.get("/audit")

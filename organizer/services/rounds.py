@@ -269,3 +269,28 @@ def current_round(session: Session, event_id: int) -> Round | None:
     rounds = event_rounds(session, event_id)
     published = [r for r in rounds if r.status == "published"]
     return published[-1] if published else (rounds[-1] if rounds else None)
+
+
+def species_needed(rnd: Round, seats: int) -> int:
+    return species_count("draft" if rnd.format == "draft" else "standard", seats)
+
+
+def set_species(session: Session, event: Event, rnd: Round, view: TableView, names: Sequence[str], actor: str) -> None:
+    """The table names its species in play (RULES.md §1: the table's choice), before it plays."""
+    if rnd.status == "finished":
+        raise InputError({"species": f"Round {rnd.number} is finished."})
+    if view.result is not None or view.table.action_log:
+        raise InputError({"species": "This table already has a result or a game under way; its species stay."})
+    needed = species_needed(rnd, len(view.seats))
+    try:
+        chosen = choose_species(Edition.parse(event.edition), needed, in_play=list(dict.fromkeys(names)))
+    except ValueError:
+        raise InputError({"species": f"Choose exactly {needed} species of the {event.edition} edition "
+                                     f"for {len(view.seats)} players ({len(set(names))} chosen)."}) from None
+    old = list(view.table.species)
+    view.table.species = list(chosen)
+    session.add(view.table)
+    assert event.id is not None
+    session.add(AuditEntry(event_id=event.id, table_id=view.table.id, actor=actor, action="table.species",
+                           old={"species": old}, new={"species": list(chosen)}))
+    session.commit()

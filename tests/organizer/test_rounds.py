@@ -167,3 +167,24 @@ def test_draft_round_tables_are_digital_with_draft_species(signed_in: FlaskClien
 def test_unknown_round_and_table_are_404(signed_in: FlaskClient, event: Event) -> None:
     assert signed_in.get(f"/events/{event.id}/rounds/3").status_code == 404
     assert signed_in.get(f"/events/{event.id}/rounds/1/tables/1").status_code == 404
+
+
+def test_the_table_chooses_its_species(signed_in: FlaskClient, session: Session) -> None:
+    from .conftest import create_event
+
+    event = create_event(session, preferred_table_size=2)
+    add_players(session, event, 2)
+    propose(signed_in, event, "4")
+    signed_in.post(f"/events/{event.id}/rounds/1/publish")
+    url = f"/events/{event.id}/rounds/1/tables/1/species"
+    page = signed_in.get(f"/events/{event.id}/rounds/1/tables/1").text
+    assert "Pick exactly 6 species" in page
+    wanted = ["Blue Spruce", "Cassia", "Cherry Blossom", "Dogwood", "Jacaranda", "Willow"]
+    response = signed_in.post(url, data={"species": wanted[:5]}, headers=HX)
+    assert response.status_code == 422 and "Choose exactly 6 species" in error_beside(response.text, "species")
+    response = signed_in.post(url, data={"species": wanted[:5] + ["Lilac"]})
+    assert response.status_code == 422
+    assert signed_in.post(url, data={"species": wanted}, headers=HX).status_code == 200
+    session.expire_all()
+    assert session.exec(select(GameTable)).one().species == wanted
+    assert session.exec(select(AuditEntry).where(AuditEntry.action == "table.species")).one().new == {"species": wanted}
