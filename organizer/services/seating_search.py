@@ -139,8 +139,9 @@ class SeatingSearch:
 
     def run(self) -> list[list[int]]:
         self._set_tables(self._rank_sorted_deal())
-        # A rank-sorted deal cannot be bettered by swaps between tables it dealt cleanly, so
-        # the descent starts from the tables with repeats or fixed players and spreads from there.
+        # Swaps between two tables the deal filled cleanly cannot narrow them (at most they move
+        # start players around among equal ranks, which the kicks still try), so the descent
+        # starts from the tables with repeats or fixed players and spreads from there.
         self._descend(
             number
             for number, table in enumerate(self.tables)
