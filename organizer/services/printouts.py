@@ -232,7 +232,8 @@ def _tie_break_words(event: Event) -> tuple[str, ...]:
 
 
 def _standing_rows(session: Session, event: Event, after_round: int) -> tuple[list[StandingRow], int]:
-    """The standings counting rounds 1..after_round, and how many of those results are provisional."""
+    """The standings counting rounds 1..after_round, and how many of those rounds' tables have no
+    confirmed result yet."""
     assert event.id is not None
     players = {p.id: p for p in session.exec(select(Player).where(Player.event_id == event.id)).all()
                if p.id is not None}
@@ -244,11 +245,12 @@ def _standing_rows(session: Session, event: Event, after_round: int) -> tuple[li
                  if pid in played or (p.checked_in and not p.dropped and p.joined_round <= after_round))
     order = tuple(event.tiebreak_order) or standings_service.DEFAULT_TIEBREAKS
     rows = standings_service.compute_standings(ids, results, order, event.point_scheme)
+    # Tables still waiting for a confirmed result (none yet, entered only, or disputed).
     provisional = len(session.exec(
-        select(Result.id).join(GameTable, col(GameTable.id) == Result.table_id)
-        .join(Round, col(Round.id) == GameTable.round_id)
+        select(GameTable.id).join(Round, col(Round.id) == GameTable.round_id)
+        .outerjoin(Result, col(Result.table_id) == GameTable.id)
         .where(Round.event_id == event.id, col(Round.status).in_(PLAYED), col(Round.number) <= after_round,
-               Result.status == "entered")).all())
+               (col(Result.id).is_(None)) | (col(Result.status) != "confirmed"))).all())
     out = []
     for row in rows:
         player = players[row.player_id]
@@ -277,7 +279,8 @@ def standings_data(session: Session, event: Event, after_round: int | None = Non
         raise NothingToPrint("There are no players to list in the standings yet.")
     subtitle = long_date(event.date)
     if provisional:
-        subtitle += f" · provisional: {provisional} result{'s' if provisional != 1 else ''} not confirmed yet"
+        subtitle += (f" · provisional: {provisional} table{'s' if provisional != 1 else ''} without a confirmed "
+                     "result")
     return StandingsData(event=event.name, after_round=after_round, rows=tuple(rows),
                          tie_breaks=_tie_break_words(event), paper=paper, subtitle=subtitle)
 

@@ -11,11 +11,11 @@ from urllib.parse import unquote
 
 import pytest
 from flask.testing import FlaskClient
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from engine.case import ScoreCase, parse_case
 from organizer.models import Event, GameTable, Player, Round
-from organizer.services import assistant, printouts, results, rounds
+from organizer.services import assistant, demo, printouts, results, rounds
 
 from .conftest import create_event
 from .test_printing_support import A4_POINTS, LETTER_POINTS, all_text, is_pdf, page_sizes, pages_text, qr_codes
@@ -311,7 +311,8 @@ def test_standings_after_each_round(signed_in: FlaskClient, played: Setup, sessi
     page = signed_in.get(f"/events/{event.id}/standings")
     assert f'action="/events/{event.id}/standings.pdf"' in page.text and '<option value="1">round 1</option>' in page.text
     provisional = pdf_of(signed_in.get(f"/events/{event.id}/standings.pdf"))
-    assert "provisional: 2 results not confirmed yet" in all_text(provisional)
+    # table 1 and 2 entered but not confirmed, table 3 still playing
+    assert "provisional: 3 tables without a confirmed result" in all_text(provisional)
     _finish_round(session, event, played.round)
     second = rounds.propose_round(session, event, "test", seed=5)
     rounds.publish_round(session, event, second, "test")
@@ -332,7 +333,8 @@ def test_standings_after_each_round(signed_in: FlaskClient, played: Setup, sessi
             assert row.games == after
         # ranked as the standings service ranks them: first line of the table is the leader
         assert text.index(data.rows[0].player) < text.index(data.rows[-1].player)
-    assert "not confirmed" not in all_text(after_one.data)  # round 1 is closed: nothing provisional
+    assert "provisional" not in all_text(after_one.data)  # round 1 is closed
+    assert "provisional: 3 tables without a confirmed result" in all_text(latest.data)  # round 2: entered only
     message = refused(signed_in, f"/events/{event.id}/standings.pdf?after=3", f"/events/{event.id}/standings")
     assert "Round 3 has not been played" in message and "after round 1, 2" in message
     assert "choose the round" in refused(signed_in, f"/events/{event.id}/standings.pdf?after=x",
@@ -375,6 +377,22 @@ def test_disputed_result_stops_the_report(signed_in: FlaskClient, played: Setup,
     results.dispute(session, played.event, view, view.result, view.result.version, "wrong Oak", "test")
     message = refused(signed_in, f"/events/{played.event.id}/report.pdf", f"/events/{played.event.id}")
     assert "Round 1, table 1: the result is disputed" in message
+
+
+def test_demo_event_prints(client: FlaskClient, session: Session) -> None:
+    """What a newcomer sees first: the demo event's round pack and standings print; its event
+    report waits for table 3; its scorepad results have no score sheet."""
+    demo.ensure_demo(session)
+    client.post("/sign-in", data={"name": demo.DEMO_ACCOUNT, "password": demo.DEMO_PASSWORD})
+    event = session.exec(select(Event).where(Event.name == demo.DEMO_EVENT)).one()
+    pack = all_text(pdf_of(client.get(f"/events/{event.id}/rounds/1/pack.pdf")))
+    standings = all_text(pdf_of(client.get(f"/events/{event.id}/standings.pdf")))
+    for name, _ in demo.DEMO_PLAYERS:
+        assert name in pack and name in standings
+    assert "Round 1, table 3 has no result yet" in refused(client, f"/events/{event.id}/report.pdf",
+                                                           f"/events/{event.id}")
+    table = f"/events/{event.id}/rounds/1/tables/1"
+    assert "entered as scorepad" in refused(client, f"{table}/score-sheet.pdf", table)
 
 
 # -- sign-in and the public blank scorepad ----------------------------------------------------------
