@@ -120,6 +120,32 @@ def fixed_table(event_id: int, player_id: int) -> Any:
     return _row(event, player)
 
 
+@bp.get("/<int:player_id>")
+@login_required
+def row(event_id: int, player_id: int) -> Any:
+    event, player = _load(event_id, player_id)
+    return _row(event, player)
+
+
+@bp.route("/<int:player_id>/edit", methods=["GET", "POST"])
+@login_required
+def edit(event_id: int, player_id: int) -> Any:
+    event, player = _load(event_id, player_id)
+    form = {"name": player.name, "club": player.club, "email": player.email}
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        form = {key: request.form.get(key, "") for key in ("name", "club", "email")}
+        try:
+            service.update_player(get_session(), player, form["name"], form["club"], form["email"], g.organizer.name)
+        except InputError as bad:
+            get_session().rollback()
+            errors = bad.errors
+        else:
+            return _row(event, player)
+    return render_page("players/edit.html", "player_edit_row.html", 422 if errors else 200, event=event,
+                       player=player, form=form, errors=errors)
+
+
 @bp.post("/<int:player_id>/remove")
 @login_required
 def remove(event_id: int, player_id: int) -> Any:

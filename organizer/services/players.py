@@ -238,3 +238,23 @@ def seated_table_numbers(session: Session, event_id: int) -> dict[int, int]:
     rows = session.exec(select(Seat.player_id, GameTable.number).join(GameTable, col(GameTable.id) == Seat.table_id)
                         .where(GameTable.round_id == latest.id)).all()
     return {pid: number for pid, number in rows if pid is not None}
+
+
+def update_player(session: Session, player: Player, name: str, club: str, email: str, actor: str) -> Player:
+    """Correct a player's name, club or e-mail; results follow the player, not the name."""
+    data, errors = check_fields(name, club, email)
+    if not errors:
+        clash = session.exec(select(Player).where(Player.event_id == player.event_id, Player.name_key == name_key(data.name),
+                                                  Player.id != player.id)).first()
+        if clash is not None:
+            errors["name"] = f"{clash.name} is already registered for this event."
+    if errors:
+        raise InputError(errors)
+    old = {"name": player.name, "club": player.club, "email": player.email}
+    new = {"name": data.name, "club": data.club, "email": data.email}
+    if old != new:
+        player.name, player.name_key, player.club, player.email = data.name, name_key(data.name), data.club, data.email
+        session.add(player)
+        _audit(session, player.event_id, actor, "player.edited", old=old, new=new)
+        session.commit()
+    return player

@@ -191,3 +191,22 @@ def test_player_of_another_event_is_404(signed_in: FlaskClient, session: Session
 
 def test_csv_parser_directly() -> None:
     assert service.parse_player_csv("a\tb\tc@d.ef\n") == [service.PlayerInput("a", "b", "c@d.ef")]
+
+
+def test_edit_a_player(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add(signed_in, event, "Ann Lee", "Riverside")
+    add(signed_in, event, "Bo Chen")
+    ann = players_of(session, event)[0]
+    url = f"/events/{event.id}/players/{ann.id}/edit"
+    form = signed_in.get(url, headers=HX)
+    assert form.text.lstrip().startswith(f'<tr id="player-{ann.id}" class="editing">') and 'value="Riverside"' in form.text
+    assert signed_in.get(url).text.lstrip().startswith("<!doctype html>")
+    response = signed_in.post(url, data={"name": "bo chen", "club": "X", "email": ""}, headers=HX)
+    assert response.status_code == 422 and "Bo Chen is already registered" in error_beside(response.text, "name")
+    assert 'value="X"' in response.text
+    response = signed_in.post(url, data={"name": "Ann Lee-Park", "club": "Riverside", "email": "ann@example.org"}, headers=HX)
+    assert response.status_code == 200 and "Ann Lee-Park" in response.text and 'class="editing"' not in response.text
+    ann = players_of(session, event)[0]
+    assert (ann.name, ann.name_key, ann.email) == ("Ann Lee-Park", "ann lee-park", "ann@example.org")
+    cancel = signed_in.get(f"/events/{event.id}/players/{ann.id}", headers=HX)
+    assert cancel.text.lstrip().startswith(f'<tr id="player-{ann.id}"')
