@@ -43,10 +43,12 @@ def pdf_response(pdf: bytes, filename: str) -> Response:
 
 
 def requested_paper() -> Paper:
-    """?paper= when given, else the installation's default (ORGANIZER_PRINT_PAPER), else A4;
-    an unknown value reaches the renderer, which refuses it with a message."""
-    paper = request.args.get("paper") or current_app.config.get("PRINT_PAPER") or "a4"
-    return str(paper).strip().lower()  # type: ignore[return-value]
+    """?paper= when given, else the installation's default (ORGANIZER_PRINT_PAPER), else A4."""
+    paper = str(request.args.get("paper") or current_app.config.get("PRINT_PAPER") or "a4").strip().lower()
+    if paper not in PAPERS:
+        # Cut short: the message travels in the session cookie.
+        raise printouts.NothingToPrint(f"unknown paper {paper[:20]!r}: expected a4 or letter.")
+    return paper  # type: ignore[return-value]
 
 
 def _deliver(make: Callable[[], bytes], filename: str, back_to: str) -> Any:
