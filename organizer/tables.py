@@ -28,10 +28,10 @@ def _load(event_id: int, number: int, table: int) -> tuple[Event, Round, round_s
     event = load_event(event_id)
     rnd = load_round(event, number)
     assert rnd.id is not None
-    view = next((v for v in round_service.tables_of(get_session(), rnd.id) if v.table.number == table), None)
-    if view is None:
+    views = round_service.tables_of(get_session(), rnd.id, table)
+    if not views:
         abort(404)
-    return event, rnd, view
+    return event, rnd, views[0]
 
 
 def _mode(event: Event, requested: str | None) -> str:

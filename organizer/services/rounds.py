@@ -54,8 +54,12 @@ def seatable_players(session: Session, event_id: int, round_number: int) -> list
         col(Player.joined_round) <= round_number).order_by(col(Player.id))).all())
 
 
-def tables_of(session: Session, round_id: int) -> list[TableView]:
-    tables = session.exec(select(GameTable).where(GameTable.round_id == round_id).order_by(col(GameTable.number))).all()
+def tables_of(session: Session, round_id: int, number: int | None = None) -> list[TableView]:
+    """The round's tables with seats, players and results (only table ``number`` if given)."""
+    query = select(GameTable).where(GameTable.round_id == round_id)
+    if number is not None:
+        query = query.where(GameTable.number == number)
+    tables = session.exec(query.order_by(col(GameTable.number))).all()
     if not tables:
         return []
     table_ids = [t.id for t in tables]
