@@ -81,7 +81,12 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
     if rnd.number > 1 and rnd.status == "proposed":
         # The organizer reviews a Swiss proposal against the standings it was made from.
         standing = {row.player_id: row for row in standings_for(db, event)}
-    return {"event": event, "round": rnd, "tables": tables, "standing": standing,
+    unseated: list[str] = []
+    if rnd.status == "proposed":
+        # Checked in after the proposal was made: the organizer re-proposes or seats them by hand.
+        seated_ids = {s.seat.player_id for t in tables for s in t.seats}
+        unseated = [p.name for p in service.seatable_players(db, event.id, rnd.number) if p.id not in seated_ids]
+    return {"event": event, "round": rnd, "tables": tables, "standing": standing, "unseated": unseated,
             "deadline": service.clock_deadline(rnd),
             "repeats": [(names.get(a, "?"), names.get(b, "?")) for a, b in repeats],
             "seated": sorted(((s.player.name, s.player.id, t.table.number) for t in tables for s in t.seats if s.player),

@@ -188,3 +188,14 @@ def test_the_table_chooses_its_species(signed_in: FlaskClient, session: Session)
     session.expire_all()
     assert session.exec(select(GameTable)).one().species == wanted
     assert session.exec(select(AuditEntry).where(AuditEntry.action == "table.species")).one().new == {"species": wanted}
+
+
+def test_players_checked_in_after_the_proposal_are_pointed_out(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = add_players(session, event, 5, checked_in=False)
+    for player in players[:4]:
+        signed_in.post(f"/events/{event.id}/players/{player.id}/check-in", data={"checked_in": "1"})
+    propose(signed_in, event, "3")
+    assert "Checked in but not in this proposal" not in signed_in.get(f"/events/{event.id}/rounds/1").text
+    signed_in.post(f"/events/{event.id}/players/{players[4].id}/check-in", data={"checked_in": "1"})
+    page = signed_in.get(f"/events/{event.id}/rounds/1").text
+    assert "Checked in but not in this proposal: Player 05" in page
