@@ -58,7 +58,7 @@ def _show(ctx: service.SeatContext, status: int = 200, message: str = "", messag
             db.rollback()
             return render_page("live/waiting.html", "live_waiting.html", 409, title=_title(ctx), message=str(bad))
     if replayed is None:
-        replayed = service.settle(db, ctx.event, ctx.round, ctx.view)
+        replayed = service.settle(db, ctx.event, ctx.round, ctx.view, fresh=status == 200 and not message)
     return render_seat(replayed, ctx.position, _urls(ctx, replayed.version, replayed.state.is_terminal()), _title(ctx),
                        status, message, message_kind, bot_seat=ctx.seat.is_bot)
 

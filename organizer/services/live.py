@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select as sa_select
-from sqlalchemy import update
+from sqlalchemy import text, update
 from sqlmodel import Session, col, select
 
 from engine import Edition, Game, GameSetupError, ScoreCase
@@ -95,18 +95,20 @@ def seat_players(view: TableView) -> list[str | None]:
 
 # -- finding --------------------------------------------------------------------------------------
 
+_POLL = text(
+    "SELECT gametable.log_version, event.pick_timer_seconds, gametable.id FROM seat"
+    " JOIN gametable ON gametable.id = seat.table_id JOIN round ON round.id = gametable.round_id"
+    " JOIN event ON event.id = round.event_id"
+    " WHERE seat.token = :token AND gametable.digital AND round.status != 'proposed'"
+)
+
+
 def poll_info(session: Session, token: str) -> PollInfo | None:
-    """One indexed query (the seat token is unique) for the poll endpoint."""
+    """One query on the seat token's unique index, for the poll endpoint (plain SQL: it runs
+    once a second per device, so it skips building a statement each time)."""
     if not token or len(token) > 64:
         return None
-    row = session.execute(
-        sa_select(GameTable.log_version, Event.pick_timer_seconds, GameTable.id)  # type: ignore[call-overload]
-        .select_from(Seat)
-        .join(GameTable, col(GameTable.id) == col(Seat.table_id))
-        .join(Round, col(Round.id) == col(GameTable.round_id))
-        .join(Event, col(Event.id) == col(Round.event_id))
-        .where(col(Seat.token) == token, col(GameTable.digital).is_(True), col(Round.status) != "proposed")
-    ).first()
+    row = session.execute(_POLL, {"token": token}).first()
     if row is None:
         return None
     return PollInfo(int(row[0]), row[1], int(row[2]))
@@ -133,11 +135,12 @@ def seat_context(session: Session, token: str) -> SeatContext | None:
 
 def single_table_view(session: Session, table: GameTable) -> TableView:
     """One table's seats, players and result (the rounds service's TableView, for one table)."""
-    seats = session.exec(select(Seat).where(Seat.table_id == table.id).order_by(col(Seat.position))).all()
-    ids = [s.player_id for s in seats if s.player_id is not None]
-    players = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(ids))).all()} if ids else {}
+    rows = session.exec(
+        select(Seat, Player).join(Player, col(Player.id) == col(Seat.player_id), isouter=True)
+        .where(Seat.table_id == table.id).order_by(col(Seat.position))
+    ).all()
     result = session.exec(select(Result).where(Result.table_id == table.id)).first()
-    return TableView(table, [SeatView(s, players.get(s.player_id) if s.player_id else None) for s in seats], result)
+    return TableView(table, [SeatView(seat, player) for seat, player in rows], result)
 
 
 def table_view(session: Session, table_id: int) -> tuple[Event, Round, TableView] | None:
@@ -224,13 +227,15 @@ def _loader(session: Session, table: GameTable) -> Any:
     return load
 
 
-def load_state(session: Session, table: GameTable) -> live_log.Replayed:
-    """The table's replayed state (from the cache when its version is current)."""
+def load_state(session: Session, table: GameTable, fresh: bool = False) -> live_log.Replayed:
+    """The table's replayed state (from the cache when its version is current). ``fresh``: the
+    row was read in this request just now, so its log_version is current enough."""
     assert table.id is not None
-    version = session.execute(
+    version = table.log_version if fresh else session.execute(
         sa_select(GameTable.log_version).where(col(GameTable.id) == table.id)  # type: ignore[call-overload]
     ).scalar_one()
-    cached = live_log.CACHE.peek(live_log.cache_key(session, KIND, table.id), int(version), game_of(table))
+    cached = live_log.CACHE.peek(live_log.cache_key(session, KIND, table.id), int(version), game_of(table),
+                                 float((table.game or {}).get("started_at", 0.0)))
     if cached is not None:
         return cached
     stored = live_log.read_log(session, GameTable, table.id)
@@ -249,12 +254,12 @@ def _timed_out(event: Event) -> Any:
     return late
 
 
-def settle(session: Session, event: Event, rnd: Round, view: TableView) -> live_log.Replayed:
+def settle(session: Session, event: Event, rnd: Round, view: TableView, fresh: bool = False) -> live_log.Replayed:
     """The table's state after whatever bots and the pick timer owe it now, with the result
     stored if the game is over."""
     table = view.table
     assert table.id is not None
-    replayed = load_state(session, table)
+    replayed = load_state(session, table, fresh)
     if rnd.status == "published" and not replayed.state.is_terminal():
         due = live_log.settle_bots(session, GameTable, table.id, _loader(session, table), seat_players(view),
                                    game_of(table).seed, _timed_out(event))

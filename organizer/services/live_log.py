@@ -52,6 +52,9 @@ class Replayed:
     since: float
     #: for each entry, whether a bot or the pick timer played it (for the overview and replay)
     automatic: tuple[bool, ...] = field(default=())
+    #: when the game was dealt: with the game's parameters it tells this game from another that
+    #: later got the same row id (a database emptied and filled again)
+    origin: float = 0.0
 
 
 def _entry_key(entry: Sequence[Any]) -> tuple[Any, ...]:
@@ -72,12 +75,12 @@ def _extend(base: Replayed, entries: Sequence[Sequence[Any]], version: int) -> R
         nonces.add(str(nonce))
         automatic.append(str(nonce).startswith(("bot:", "timer:")))
     return Replayed(version, base.entries + tuple(_entry_key(e) for e in entries), state, frozenset(nonces), since,
-                    tuple(automatic))
+                    tuple(automatic), base.origin)
 
 
 def replay(game: Game, entries: Sequence[Sequence[Any]], version: int, started_at: float) -> Replayed:
     """Replay a whole log (no cache)."""
-    empty = Replayed(0, (), game.new_initial_state(), frozenset(), started_at, ())
+    empty = Replayed(0, (), game.new_initial_state(), frozenset(), started_at, (), started_at)
     return _extend(empty, entries, version)
 
 
@@ -98,10 +101,11 @@ class ReplayCache:
         self._lock = threading.Lock()
         self.size = size
 
-    def peek(self, key: CacheKey, version: int, game: Game | None = None) -> Replayed | None:
+    def peek(self, key: CacheKey, version: int, game: Game | None = None, origin: float | None = None) -> Replayed | None:
         with self._lock:
             item = self._items.get(key)
-            if item is not None and item.version == version and (game is None or item.state.game == game):
+            if (item is not None and item.version == version and (game is None or item.state.game == game)
+                    and (origin is None or item.origin == origin)):
                 self._items.move_to_end(key)
                 return item
         return None
@@ -110,7 +114,7 @@ class ReplayCache:
             started_at: float) -> Replayed:
         with self._lock:
             cached = self._items.get(key)
-        if cached is not None and cached.state.game != game:
+        if cached is not None and (cached.state.game != game or cached.origin != started_at):
             cached = None  # another game under the same row id (a test database, a rebuilt row)
         if cached is not None and cached.version == version:
             return cached

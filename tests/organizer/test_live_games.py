@@ -15,12 +15,20 @@ from organizer.services import rounds as round_service
 from organizer.services.tournament import standings_for
 
 from .conftest import PASSWORD, sign_in
-from .test_live_support import fast_sqlite, live_round, play_whole_game
+from .test_live_support import fast_sqlite, live_round, play_whole_game, sqlite_app, sqlite_session  # noqa: F401
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_whole_draft_through_the_seat_pages(app: Flask, session: Session, players: int) -> None:
+def test_whole_four_player_draft_on_each_database(app: Flask, session: Session) -> None:
     fast_sqlite(app)
+    check_whole_draft(app, session, 4)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_whole_draft_through_the_seat_pages(sqlite_app: Flask, sqlite_session: Session, players: int) -> None:
+    check_whole_draft(sqlite_app, sqlite_session, players)
+
+
+def check_whole_draft(app: Flask, session: Session, players: int) -> None:
     event, rnd, views = live_round(session, players, "draft", table_size=players)
     assert len(views) == 1 and views[0].table.digital
     state = play_whole_game(app, views[0], random.Random(players))
@@ -41,8 +49,9 @@ def test_whole_draft_through_the_seat_pages(app: Flask, session: Session, player
 
 
 @pytest.mark.parametrize("players,edition", [(2, "2018"), (3, "2010")])
-def test_whole_standard_game_on_a_digital_table(app: Flask, session: Session, players: int, edition: str) -> None:
-    fast_sqlite(app)
+def test_whole_standard_game_on_a_digital_table(sqlite_app: Flask, sqlite_session: Session, players: int,
+                                                edition: str) -> None:
+    app, session = sqlite_app, sqlite_session
     event, rnd, views = live_round(session, players, "standard", table_size=players, edition=edition)
     client = app.test_client()
     accounts.create_organizer(session, "Tess", PASSWORD)

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -21,7 +26,7 @@ from organizer.services import live as live_service
 from organizer.services import live_log
 from organizer.services import rounds as round_service
 
-from .conftest import HX, add_players
+from .conftest import HX, add_players, make_app
 
 NONCE = re.compile(r'name="nonce" value="([^"]+)"')
 STAMP = re.compile(r'name="stamp" value="(-?\d+)"')
@@ -40,6 +45,7 @@ def live_round(session: Session, players: int, round_format: str = "draft", tabl
     add_players(session, event, players)
     rnd = round_service.propose_round(session, event, "test", seed=seed)
     round_service.publish_round(session, event, rnd, "test")
+    live_service.start_round(session, event, rnd)  # what the first seat page or the overview does
     assert rnd.id is not None
     return event, rnd, round_service.tables_of(session, rnd.id)
 
@@ -188,3 +194,20 @@ def play_whole_game(app: Flask, view: round_service.TableView, rng: random.Rando
             assert response.status_code == 200, response.text
             check(seat, response.text)
     raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def sqlite_app(sqlite_template: Path, tmp_path: Path) -> Iterator[Flask]:
+    """The app on SQLite only: for the long whole-game tests, whose storage is the same JSON
+    log on both databases (the concurrency, restart and two-process tests run on both)."""
+    target = tmp_path / "live.sqlite3"
+    shutil.copy(sqlite_template, target)
+    app = fast_sqlite(make_app(f"sqlite:///{target}", tmp_path))
+    yield app
+    app.extensions["db_engine"].dispose()
+
+
+@pytest.fixture
+def sqlite_session(sqlite_app: Flask) -> Iterator[Session]:
+    with Session(sqlite_app.extensions["db_engine"], expire_on_commit=False) as db:
+        yield db
