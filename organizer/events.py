@@ -11,6 +11,7 @@ from .db import get_session
 from .models import Event
 from .pages import go_to, render_page
 from .services import events as service
+from .services import results as result_service
 from .services.errors import InputError
 
 bp = Blueprint("events", __name__)
@@ -96,4 +97,5 @@ def show(event_id: int) -> Any:
     return render_page("events/show.html", "event_overview.html", event=event,
                        counts=service.event_counts(db, event_id),
                        rounds=service.rounds_started(db, event_id),
+                       disputes=result_service.open_disputes(db, event_id),
                        point_schemes=service.POINT_SCHEMES, tiebreaks=service.TIEBREAKS)

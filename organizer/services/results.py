@@ -295,3 +295,17 @@ def audit_log(session: Session, event_id: int, table_id: int | None = None, limi
     if table_id is not None:
         query = query.where(AuditEntry.table_id == table_id)
     return list(session.exec(query.order_by(col(AuditEntry.at).desc(), col(AuditEntry.id).desc()).limit(limit)).all())
+
+
+def open_disputes(session: Session, event_id: int) -> list[tuple[int, int, str]]:
+    """(round, table, note) of every disputed result, for the organizer's attention."""
+    from ..models import GameTable
+
+    rows = session.exec(
+        select(Round.number, GameTable.number, Result.dispute_note)
+        .join(GameTable, col(GameTable.round_id) == Round.id)
+        .join(Result, col(Result.table_id) == GameTable.id)
+        .where(Round.event_id == event_id, Result.status == "disputed")
+        .order_by(col(Round.number), col(GameTable.number))
+    ).all()
+    return [(int(r), int(t), note) for r, t, note in rows]

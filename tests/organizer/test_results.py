@@ -259,3 +259,12 @@ def test_tablets_submitting_at_the_same_instant(app: Any, signed_in: FlaskClient
     assert len(refused) == len(clients) - 1 and len(entered) == 1
     typed = {e.new["seats"][0]["points"] for e in refused if e.new} | {result.seats[0]["points"]}
     assert typed == {50 + i for i in range(len(clients))}  # every tablet's figures are kept somewhere
+
+
+def test_disputes_are_listed_for_the_organizer(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    assert "Disputed results wait for you" not in signed_in.get(f"/events/{event.id}").text
+    signed_in.post(url(event, "dispute"), data={"version": 1, "note": "Bo's Oak path was 9"})
+    page = signed_in.get(f"/events/{event.id}").text
+    assert "Disputed results wait for you" in page and "Round 1, table 1</a>: Bo&#39;s Oak path was 9" in page
