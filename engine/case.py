@@ -44,6 +44,9 @@ def parse_case_text(text: str) -> ScoreCase:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CaseError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        # json gives up on thousands of nested brackets with Python's own error, not a decode error.
+        raise CaseError("not valid JSON for a score case: nested too deeply") from None
     return parse_case(data)
 
 
@@ -55,7 +58,7 @@ def parse_case(data: Any) -> ScoreCase:
     if unknown:
         raise CaseError(f"unknown key(s) {', '.join(sorted(unknown))}: expected rules, species, rounds, players")
     rules = data.get("rules")
-    if rules not in RULE_SETS:
+    if not isinstance(rules, str) or rules not in RULE_SETS:
         raise CaseError(f"rules {rules!r}: expected one of {', '.join(RULE_SETS)}")
     rounds = data.get("rounds")
     if rounds is not None:
