@@ -244,7 +244,9 @@ def submit(
     try:
         action = parse_action(action_text)
     except ArboretumError as bad:
-        raise ActionRefused(str(bad)) from None
+        # a tampered or garbled form: the engine's list of example actions would only confuse
+        raise ActionRefused(f"That is not an action this screen offers ({str(bad).split('; expected')[0].split(': expected')[0]}); "
+                            "nothing was done.") from None
     for _ in range(MAX_ATTEMPTS):
         stored = read_log(session, model, row_id)
         if stored is None:

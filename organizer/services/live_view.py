@@ -4,6 +4,7 @@ choices open now, and at the end the scores with their paths. Pure functions, no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -214,6 +215,9 @@ def _sources(view: dict[str, Any]) -> list[Source]:
     return out
 
 
+_CELL = re.compile(r"-?\d{1,3},-?\d{1,3}")
+
+
 def compose_action(form: dict[str, str]) -> str:
     """The action text a seat's form stands for: a whole action (``action``: draws, discards),
     or a verb, a card and a cell (``cell`` "x,y" or "discard" for a draft pick)."""
@@ -229,6 +233,8 @@ def compose_action(form: dict[str, str]) -> str:
                          + (" or Discard." if verb == "pick" else "."))
     if not cell:
         raise ValueError("Tap a highlighted cell" + (" or Discard." if verb == "pick" else "."))
+    if cell != "discard" and not _CELL.fullmatch(cell):
+        raise ValueError(f"There is no cell {cell!r}; tap a highlighted cell.")
     if cell == "discard":
         if verb != "pick":
             raise ValueError("Only a draft pick can be discarded this way.")
