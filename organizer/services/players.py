@@ -107,17 +107,27 @@ def _delimiter(first_line: str) -> str:
     return ","
 
 
+def _readable_rows(reader: Any, problems: list[str]) -> Any:
+    """The reader's rows until one cannot be read at all (a field over the csv module's size
+    limit, say): that becomes a problem named by line instead of a crash."""
+    try:
+        yield from reader
+    except csv.Error as exc:
+        problems.append(f"Line {reader.line_num}: cannot be read as CSV ({exc}); check the quotes.")
+
+
 def parse_player_csv(text: str) -> list[PlayerInput]:
     """Rows of name, optional club, optional e-mail; an optional header row names the columns
     (in any order). Raises InputError naming every bad line, under the key "csv"."""
     lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first))
+    # newline=None: a lone "\r" (old Mac exports) ends a line instead of breaking the reader.
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=_delimiter(first))
     columns = ["name", "club", "email"]
     rows: list[tuple[int, PlayerInput]] = []
     problems: list[str] = []
     header_seen = False
-    for row in reader:
+    for row in _readable_rows(reader, problems):
         line = reader.line_num
         cells = [cell.strip() for cell in row]
         if not any(cells):

@@ -1,0 +1,60 @@
+"""The demo event with CSRF protection on, restored from a template before every example, so
+each Hypothesis example starts from the same state and can be replayed exactly."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from organizer import create_app
+from tests.faults.harness import demo_database
+from tests.security.walk import snapshot
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+@dataclass
+class DemoApp:
+    app: Flask
+    client: FlaskClient
+    database: Path
+    template: Path
+    token: str
+    baseline: list[str]
+
+    def restore(self) -> None:
+        """Back to the demo as it was (connections closed first: the file is replaced)."""
+        self.app.extensions["db_engine"].dispose()
+        shutil.copy(self.template, self.database)
+
+
+@pytest.fixture(scope="module")
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hostile-demo") / "demo.sqlite3"
+    demo_database(path)
+    return path
+
+
+@pytest.fixture
+def demo(demo_template: Path, tmp_path: Path) -> Iterator[DemoApp]:
+    database = tmp_path / "organizer.sqlite3"
+    shutil.copy(demo_template, database)
+    app = create_app({"TESTING": True, "SECRET_KEY": "hostile", "DATABASE_URL": f"sqlite:///{database}",
+                      "WTF_CSRF_ENABLED": True, "SIGN_IN_MAX_FAILURES": 10_000})
+    client = app.test_client()
+    token = TOKEN.search(client.get("/sign-in").get_data(as_text=True))
+    assert token
+    signed = client.post("/sign-in", data={"name": "demo", "password": "demo", "csrf_token": token.group(1)})
+    assert signed.status_code == 302
+    page = client.get("/").get_data(as_text=True)
+    token = TOKEN.search(page)
+    assert token
+    yield DemoApp(app, client, database, demo_template, token.group(1), snapshot(demo_template))
+    app.extensions["db_engine"].dispose()
