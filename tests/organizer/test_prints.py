@@ -10,11 +10,14 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from engine.case import ScoreCase, parse_case
 from organizer.models import Event, GameTable, Player, Round
+from organizer.prints import slug
 from organizer.services import assistant, demo, printouts, results, rounds
 
 from .conftest import create_event
@@ -440,3 +443,16 @@ def test_unknown_paper_for_an_organizer_pdf_is_a_message(signed_in: FlaskClient,
     assert "Unknown paper 'a3': expected a4 or letter" in message
     letter = pdf_of(signed_in.get(f"/events/{played.event.id}/rounds/1/pack.pdf?paper=letter"))
     assert page_sizes(letter)[0] == pytest.approx(LETTER_POINTS, abs=0.5)
+
+
+@given(st.text(max_size=200))
+def test_file_names_are_safe_whatever_the_event_name(name: str) -> None:
+    """The event's name goes into Content-Disposition: never a quote, a slash or a line break."""
+    made = slug(name)
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", made) and len(made) <= 60
+
+
+def test_file_names_read_like_the_event() -> None:
+    assert slug("Spring Open — Café Łódź") == "spring-open-cafe-lodz"
+    assert slug("Σοφία's Cup") == "s-cup"
+    assert slug("東京") == "event"
