@@ -37,8 +37,30 @@ class DemoApp:
 
 @pytest.fixture(scope="module")
 def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo event, with every entry mode allowed, table 3 played on the players' devices
+    (so the seat forms have a live table to reach) and one practice game against Q."""
     path = tmp_path_factory.mktemp("hostile-demo") / "demo.sqlite3"
     demo_database(path)
+    from sqlmodel import Session, select
+
+    from organizer.db import make_engine
+    from organizer.models import Event, Round
+    from organizer.services import live, practice
+    from organizer.services import rounds as round_service
+
+    engine = make_engine(f"sqlite:///{path}")
+    with Session(engine, expire_on_commit=False) as db:
+        event = db.exec(select(Event)).one()
+        event.entry_modes = ["totals", "scorepad", "assistant"]
+        db.add(event)
+        db.commit()
+        rnd = db.exec(select(Round)).one()
+        assert rnd.id is not None
+        table3 = next(v for v in round_service.tables_of(db, rnd.id) if v.table.number == 3)
+        live.make_digital(db, event, rnd, table3, "demo")
+        live.start_round(db, event, rnd)
+        practice.create_game(db, practice.parse_setup({"mode": "solo", "edition": "2018", "name": "Pat"}), seed=3)
+    engine.dispose()
     return path
 
 

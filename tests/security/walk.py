@@ -11,8 +11,11 @@ from pathlib import Path
 from flask import Flask
 from werkzeug.routing import Rule
 
-#: open to everyone by design: signing in, the first account on an empty database, static files
-PUBLIC_ENDPOINTS = {"static", "auth.sign_in", "auth.first_run", "auth.sign_out"}
+#: open to everyone by design: signing in, the first account on an empty database, static files,
+#: the health check, starting a practice game against bots (issue 4: "anyone can play"), and the
+#: blank scorepad (issue 5: no event data in it)
+PUBLIC_ENDPOINTS = {"static", "auth.sign_in", "auth.first_run", "auth.sign_out", "live.health", "practice.new",
+                    "practice.create", "prints.scorepad", "prints.scorepad_pdf"}
 #: a seat's private link carries its own credential (the token), not an organizer's session
 SEAT_ARGUMENTS = {"token"}
 
