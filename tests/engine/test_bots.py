@@ -169,17 +169,19 @@ def test_heuristic_choice_ignores_hidden_cards(mode: str, players: int) -> None:
 @pytest.mark.parametrize(
     "mode,players,games,at_least",
     [
-        # fixed seeds, so these cannot flake; each bar is far above the seat share
-        # seat share 1/2: at least 10 of 12
-        ("standard", 2, 12, 10),
+        # Fixed seeds, so these cannot flake. Each bar is one a bot playing at its seat share
+        # would reach with a chance of 4% or less; the heuristic clears them (1,000-game figures
+        # in docs/benchmarks.md).
+        # seat share 1/2: at least 7 of 8
+        ("standard", 2, 8, 7),
         # seat share 1/4: at least 6 of 8 (2010 edition, heuristic seat rotated)
         ("standard", 4, 8, 6),
         # seat share 1/3: at least 7 of 9
         ("draft", 3, 9, 7),
         # seat share 1/4: at least 6 of 8
         ("draft", 4, 8, 6),
-        # the random bot wins about 1 solo game in 10; at least 10 of 12
-        ("solo", 1, 12, 10),
+        # the random bot wins about 1 solo game in 4: at least 6 of 8
+        ("solo", 1, 8, 6),
     ],
 )
 def test_heuristic_beats_random_bots(mode: str, players: int, games: int, at_least: int) -> None:
@@ -201,7 +203,7 @@ def test_heuristic_beats_random_bots(mode: str, players: int, games: int, at_lea
 
 def test_path_table_matches_path_finder_on_random_grids() -> None:
     species = ["Oak", "Willow", "Maple"]
-    for trial in range(150):
+    for trial in range(60):
         rng = random.Random(trial)
         deck = [Card(name, value) for name in species for value in range(1, 9)]
         rng.shuffle(deck)
