@@ -226,3 +226,25 @@ def test_path_table_matches_path_finder_on_random_grids() -> None:
                     expected = path.points if path else 0
                     assert table.best_after(name, cell, new.value, new.species) == expected
                     assert table.best(name) + gains.get(name, 0) == expected
+
+
+@pytest.mark.parametrize("edition", ["2018", "2010"])
+def test_knowledge_from_the_public_log_is_true(edition: str) -> None:
+    """Cards a seat remembers another taking from a face-up pile really are in that hand, and
+    every card is either seen, remembered or unseen, exactly once."""
+    from engine.bots_knowledge import turn_knowledge
+
+    state = Game("standard", 3, seed=8, edition=edition).new_initial_state()
+    rng = random.Random(8)
+    remembered = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        know = turn_knowledge(state, seat)
+        for other, cards in enumerate(know.known):
+            assert set(cards) <= set(state.hands[other])  # type: ignore[attr-defined]
+            remembered += len(cards) if other != seat else 0
+        visible = list(know.hand) + [c for pile in know.piles for c in pile] + list(know.arboretum_cards)
+        everything = visible + [c for cards in know.known for c in cards] + know.unseen
+        assert sorted(everything) == sorted(Card(s, v) for s in state.species for v in range(1, 9))
+        state.apply_action(state.random_action(rng), seat)
+    assert remembered > 0
