@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -325,10 +326,14 @@ def _run_simulate(args: argparse.Namespace) -> int:
         if out is not None:
             out.close()
     bar.close()
-    if args.json:
-        print(json.dumps(summary.to_json()))
-    else:
-        print(summary.render())
+    try:
+        print(json.dumps(summary.to_json()) if args.json else summary.render())
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader (``| head``) went away: say nothing more, like other command-line tools
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return 0
 
 
