@@ -50,6 +50,9 @@ class TurnPlanner:
         self._tables: dict[int, PathTable] = {seat: self.mine}
         self.species = self.know.species
         self._danger: dict[Card, float] = {}
+        self._around: dict[tuple[int, Cell], tuple[int, dict[str, int]]] = {}
+        self._partners: dict[int, int] = {}
+        self._hot: list[Cell] | None = None
         self._setup_claims()
 
     # -- rights ---------------------------------------------------------------------------
@@ -129,16 +132,28 @@ class TurnPlanner:
 
     def setup(self, table: PathTable, card: Card, cell: Cell, hand: list[Card], right: float) -> float:
         """A little for planting where cards of the same species still in hand can follow."""
-        x, y = cell
-        free = sum(1 for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if n not in table.cells)
+        key = (id(table), cell)
+        around = self._around.get(key)
+        if around is None:
+            x, y = cell
+            free = 0
+            species: dict[str, int] = {}
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                other = table.cells.get(n)
+                if other is None:
+                    free += 1
+                else:
+                    species[other[1]] = species.get(other[1], 0) + 1
+            around = self._around[key] = (free, species)
+        free, species = around
         if not free:
             return -0.2
-        partners = sum(1 for other in hand if other.species == card.species and other is not card)
-        neighbours_same = 0
-        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            other = table.cells.get(n)
-            if other is not None and other[1] == card.species:
-                neighbours_same += 1
+        partners = self._partners.get(id(card))
+        if partners is None:
+            partners = self._partners[id(card)] = sum(
+                1 for other in hand if other.species == card.species and other is not card
+            )
+        neighbours_same = species.get(card.species, 0)
         low = 0.15 * (5 - card.value) / 4  # low cards first leave room to climb
         return right * (0.35 * min(partners, 2) + 0.25 * neighbours_same + low) + 0.05 * free
 
@@ -157,6 +172,7 @@ class TurnPlanner:
             cost[id(card)] = (rights[card.species] - after) * worths[card.species]
         best_score = -1e9
         best_action = actions[0]
+        near = self.mine.near()
         for action in actions:
             play = cast(Play, action)
             card, cell = play.card, play.cell
@@ -166,7 +182,7 @@ class TurnPlanner:
                 weights = dict(rights)
                 weights[name] = after_rights[id(card)]
             score = (
-                self.place_gain(self.mine, card, cell, weights)
+                (self.place_gain(self.mine, card, cell, weights) if cell in near else 0.0)
                 - cost[id(card)]
                 + self.setup(self.mine, card, cell, hand, weights[name])
             )
@@ -183,12 +199,18 @@ class TurnPlanner:
         right_now = self.right(name, values.get(name, []))
         claim = (right_now - self.right(name, rest)) * self.worth(name, self.mine, len(rest) + 1)
         play = 0.0
-        cells = self.state.arboretums[self.seat].legal_cells()
-        for cell in cells:
+        for cell in self._hot_cells():
             gain = self.place_gain(self.mine, card, cell, rights)
             if gain > play:
                 play = gain
         return claim + 0.6 * play + 0.1 * rights[name] * card.value / 8
+
+    def _hot_cells(self) -> list[Cell]:
+        """The legal cells of this seat's arboretum where a new card can gain any path points."""
+        if self._hot is None:
+            near = self.mine.near()
+            self._hot = [cell for cell in self.state.arboretums[self.seat].legal_cells() if cell in near]
+        return self._hot
 
     def danger(self, card: Card) -> float:
         """How much ``card`` would add to its own species' path for the best-placed other seat
