@@ -61,9 +61,9 @@ class SeatStats:
             "bot": self.bot,
             "games": games,
             "wins": self.wins,
-            "win_rate": round(self.wins / games, 4) if games else 0.0,
-            "mean_score": round(_mean(self.scores), 3),
-            "sd_score": round(_sd(self.scores), 3),
+            "win_rate": self.wins / games if games else 0.0,
+            "mean_score": _mean(self.scores),
+            "sd_score": _sd(self.scores),
         }
 
 
@@ -107,8 +107,8 @@ class Summary:
             "by_bot": [
                 {k: v for k, v in stats.to_json().items() if k != "seat"} for _, stats in sorted(self.by_bot.items())
             ],
-            "mean_turns": round(_mean(self.turns), 3),
-            "mean_actions": round(_mean(self.actions), 3),
+            "mean_turns": _mean(self.turns),
+            "mean_actions": _mean(self.actions),
         }
 
     def render(self) -> str:
