@@ -20,7 +20,7 @@ from typing import Any, cast
 from .actions import Action, Pick
 from .arboretum import Cell
 from .bots_knowledge import logistic
-from .bots_paths import NONE, PathTable
+from .bots_paths import PathTable
 from .cards import Card
 
 EIGHT = -2
@@ -137,4 +137,4 @@ def choose_pick(state: Any, seat: int, rng: random.Random) -> Action:
     return DraftPlanner(state, seat).choose(actions)
 
 
-__all__ = ["DraftPlanner", "choose_pick", "NONE"]
+__all__ = ["DraftPlanner", "choose_pick"]

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Discard, Draw, Give, Play
+from .actions import Discard, Draw, Play
 from .cards import Card
 
 #: Stand-in for a card the log cannot name: a 2010 starting discard (dealt face up, but not part

@@ -22,7 +22,7 @@ from typing import Any, Iterable, cast
 from .actions import DECK, SHARED_DISCARD, Action, Give, Play
 from .arboretum import Cell
 from .bots_knowledge import TurnKnowledge, logistic, turn_knowledge
-from .bots_paths import NONE, PathTable
+from .bots_paths import PathTable
 from .cards import Card
 from .errors import NotYourTurnError
 
