@@ -29,7 +29,7 @@ from . import events as event_service
 from . import standings as standings_service
 from .errors import InputError
 from .rounds import SeatView, TableView, event_rounds, get_round, tables_of
-from .standings_schemes import SCHEMES, SeatResult, TableResult, beats
+from .standings_schemes import SCHEMES, SeatResult, StandingsError, TableResult, beats
 from .tournament import _table_results, species_tiebreak
 
 #: (round number, table number) -> the absolute URL of that table's result-entry page
@@ -294,8 +294,13 @@ def _report_seats(event: Event, rnd: Round, view: TableView, result: Result) -> 
     figures = [SeatResult(int(s["player_id"]) if s.get("player_id") is not None else -1 - i,
                           int(s["points"]), int(s["species_count"])) for i, s in enumerate(stored)]
     table = TableResult(view.table.id or 0, rnd.number, figures, tie_break)
+    # Tournament points as the standings count them: a bot's seat is not an opponent there.
+    people = [f for f in figures if f.player_id >= 0]
     scheme = SCHEMES.get(event.point_scheme)
-    points = scheme.table_points(table) if scheme else {}
+    try:
+        points = scheme.table_points(TableResult(table.table_id, rnd.number, people, tie_break)) if scheme else {}
+    except StandingsError:  # fewer than two people at the table: nothing to earn against
+        points = {}
     seats = []
     for index, (seat_view, figure) in enumerate(zip(view.seats, figures)):
         place = 1 + sum(1 for other in figures if other is not figure and beats(table, other, figure))

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from engine.case import ScoreCase, parse_case
-from organizer.models import Event, GameTable, Player, Round
+from organizer.models import Event, GameTable, Player, Round, Seat
 from organizer.prints import slug
 from organizer.services import assistant, demo, printouts, results, rounds
 
@@ -293,6 +293,34 @@ def test_draft_round_digital_tables(signed_in: FlaskClient, session: Session) ->
     for player in outcome.players:
         assert player.bonus == 3
         assert player.name in text and re.search(rf"\b{player.total}\b", text)
+
+
+def test_bot_seat_prints_by_its_place(signed_in: FlaskClient, played: Setup, session: Session) -> None:
+    """A live table where a bot took an empty seat: the bot is named by table and seat on the
+    slips and in the report, and its opponents' results still count."""
+    view = played.tables[2]
+    table = session.get(GameTable, view.table.id)
+    seat = session.get(Seat, view.seats[1].seat.id)
+    assert table is not None and seat is not None
+    table.digital, seat.player_id, seat.is_bot = True, None, True
+    session.add_all([table, seat])
+    session.commit()
+    pack = all_text(pdf_of(signed_in.get(f"/events/{played.event.id}/rounds/1/pack.pdf")))
+    assert "Bot (table 3, seat 2)" in pack
+    view = _views(session, played.round)[2]
+    entries = [results.SeatEntry(s.seat.player_id, points, 5) for s, points in zip(view.seats, (30, 40, 20))]  # type: ignore[arg-type]
+    results.save_result(session, played.event, played.round, view, results.Submission("digital", entries), 0, "live")
+    for other in _views(session, played.round):
+        assert other.result is not None
+        results.confirm_by_organizer(session, played.event, other, other.result, other.result.version, None, "test")
+    report = printouts.event_report_data(session, played.event)
+    bot_table = report.rounds[0].tables[2]
+    assert bot_table.seats is not None
+    assert [(s.player, s.place) for s in bot_table.seats] == [
+        (view.seats[0].player.name, 2), ("Bot (table 3, seat 2)", 1), (view.seats[2].player.name, 3)]  # type: ignore[union-attr]
+    # tournament points as the standings count them: the bot is no opponent, so 30 beats 20 for a whole win
+    assert [s.tournament_points for s in bot_table.seats] == [1, 0, 0]
+    assert "Bot (table 3, seat 2)" in all_text(pdf_of(signed_in.get(f"/events/{played.event.id}/report.pdf")))
 
 
 # -- standings and the event report -----------------------------------------------------------------
