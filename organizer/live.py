@@ -10,14 +10,14 @@ from typing import Any
 from flask import Blueprint, Response, abort, g, request, url_for
 
 from .auth import login_required
-from .db import get_session
+from .db import get_engine, get_session
 from .events import load_event
 from .live_pages import SeatUrls, form_stamp, qr_svg, render_seat
 from .models import Event, Round
 from .pages import go_to, render_page
 from .rounds import load_round
 from .services import live as service
-from .services import live_log
+from .services import live_log, live_poll
 from .services.errors import InputError
 from .services.live_view import compose_action
 
@@ -72,8 +72,7 @@ def seat(token: str) -> Any:
 def changed(token: str) -> Any:
     """204 while nothing changed since version ``since`` (one indexed query), else the new
     screen. With a pick timer the cached state also says whether a seat's time ran out."""
-    db = get_session()
-    info = service.poll_info(db, token)
+    info = live_poll.board_for(get_engine()).lookup(token)
     if info is None:
         abort(404)
     try:
@@ -85,7 +84,7 @@ def changed(token: str) -> Any:
     return _show(_context(token))
 
 
-def _timer_due(info: service.PollInfo) -> bool:
+def _timer_due(info: live_poll.PollInfo) -> bool:
     if not info.pick_timer_seconds:
         return False
     cached = live_log.CACHE.peek(live_log.cache_key(get_session(), service.KIND, info.table_id), info.version)
@@ -166,3 +165,9 @@ def bot(event_id: int, number: int, table: int, position: int) -> Any:
         db.rollback()
         return _overview(event, rnd, 422, bad.errors)
     return go_to(url_for("live.overview", event_id=event_id, number=number))
+
+
+@bp.get("/healthz")
+def health() -> Any:
+    """A trivial answer for load balancers and uptime checks (and the benchmark's baseline)."""
+    return Response("ok\n", mimetype="text/plain")

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select as sa_select
-from sqlalchemy import text, update
+from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from engine import Edition, Game, GameSetupError, ScoreCase
 from engine.scoring import Seat as ScoringSeat
 
 from ..models import AuditEntry, Event, GameTable, Player, Result, Round, Seat
-from . import live_log
+from . import live_log, live_poll
 from . import results as results_service
 from .errors import InputError
 from .rounds import SeatView, TableView, tables_of
@@ -44,15 +44,6 @@ class SeatContext:
     @property
     def position(self) -> int:
         return self.seat.position
-
-
-@dataclass(frozen=True)
-class PollInfo:
-    """The answer to "changed since N?", from one indexed query."""
-
-    version: int
-    pick_timer_seconds: int | None
-    table_id: int
 
 
 def live_seed(round_seed: int, table_number: int) -> int:
@@ -94,25 +85,6 @@ def seat_players(view: TableView) -> list[str | None]:
 
 
 # -- finding --------------------------------------------------------------------------------------
-
-_POLL = text(
-    "SELECT gametable.log_version, event.pick_timer_seconds, gametable.id FROM seat"
-    " JOIN gametable ON gametable.id = seat.table_id JOIN round ON round.id = gametable.round_id"
-    " JOIN event ON event.id = round.event_id"
-    " WHERE seat.token = :token AND gametable.digital AND round.status != 'proposed'"
-)
-
-
-def poll_info(session: Session, token: str) -> PollInfo | None:
-    """One query on the seat token's unique index, for the poll endpoint (plain SQL: it runs
-    once a second per device, so it skips building a statement each time)."""
-    if not token or len(token) > 64:
-        return None
-    row = session.execute(_POLL, {"token": token}).first()
-    if row is None:
-        return None
-    return PollInfo(int(row[0]), row[1], int(row[2]))
-
 
 def seat_context(session: Session, token: str) -> SeatContext | None:
     """The seat with this token at a digital table of a published (or finished) round."""
@@ -265,6 +237,7 @@ def settle(session: Session, event: Event, rnd: Round, view: TableView, fresh: b
                                    game_of(table).seed, _timed_out(event))
         if due is not None:
             replayed = due
+            live_poll.board_for(session.get_bind()).changed(table.id, due.version)  # type: ignore[arg-type]
     if replayed.state.is_terminal():
         record_result(session, event, rnd, view, replayed)
     return replayed
@@ -280,6 +253,8 @@ def act(session: Session, ctx: SeatContext, action_text: str, nonce: str, stamp:
         raise live_log.ActionRefused("A bot plays this seat now; ask the organizer to give it back to you.")
     applied = live_log.submit(session, GameTable, table.id, _loader(session, table), ctx.position, action_text, nonce, stamp,
                               seat_players(ctx.view), game_of(table).seed)
+    if applied.changed:
+        live_poll.board_for(session.get_bind()).changed(table.id, applied.replayed.version)  # type: ignore[arg-type]
     if applied.replayed.state.is_terminal():
         record_result(session, ctx.event, ctx.round, ctx.view, applied.replayed)
     return applied

@@ -271,8 +271,13 @@ class SeatingSearch:
                 patience = min(patience, POLISH_PATIENCE)
             budget -= 1
             since_best += 1
+            # Half the kicks move someone in a repeat; the others move anyone, because clearing
+            # a repeat can take room made elsewhere first.
             in_repeats = self._players_in_repeats() if self.total[0] else []
-            first = self.rng.choice(in_repeats or self.free)
+            if in_repeats and self.rng.random() < 0.5:
+                first = self.rng.choice(in_repeats)
+            else:
+                first = self.rng.choice(self.free)
             # Far swaps set off long chains of repairs that are nearly always undone; small
             # seatings are all "near" anyway (see NEIGHBOUR_WINDOW).
             second = self.rng.choice(self._neighbours_of(first) or self.free)

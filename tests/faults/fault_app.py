@@ -2,9 +2,10 @@
 
 Set by environment variables (the fault tests start the server with them):
 
-- ``FAULT_PAUSE_PATH`` (regex) and ``FAULT_PAUSE_AT`` (``after_flush:N`` or ``after_commit:N``):
-  a POST to a matching path stops at its Nth flush (written to the database file inside the
-  open transaction) or right after its Nth commit, touches ``FAULT_MARKER`` and sleeps, so the
+- ``FAULT_PAUSE_PATH`` (regex) and ``FAULT_PAUSE_AT`` (``after_flush:N``, ``before_commit:N`` or
+  ``after_commit:N``): a POST to a matching path stops after its Nth flush or just before its
+  Nth commit (written to the database file inside the open transaction), or right after its
+  Nth commit, touches ``FAULT_MARKER`` and sleeps, so the
   test can SIGKILL the server at exactly that moment;
 - ``FAULT_SQLITE_TIMEOUT``: seconds SQLite waits for a lock (the app waits 30 s; a test of a
   locked database should not);
@@ -68,8 +69,11 @@ def create_app() -> Flask:
         marker = Path(os.environ["FAULT_MARKER"])
         if kind == "after_flush":
             event.listen(Session, "after_flush_postexec", _pause_hook(kind, int(nth), pattern, marker))
+        elif kind == "before_commit":
+            # Core statements (an UPDATE ... WHERE version = n) write without an ORM flush.
+            event.listen(Session, "before_commit", _pause_hook(kind, int(nth), pattern, marker))
         elif kind == "after_commit":
             event.listen(Session, "after_commit", _pause_hook(kind, int(nth), pattern, marker))
         else:
-            raise ValueError(f"FAULT_PAUSE_AT {pause_at!r}: expected after_flush:N or after_commit:N")
+            raise ValueError(f"FAULT_PAUSE_AT {pause_at!r}: expected after_flush:N, before_commit:N or after_commit:N")
     return app
