@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from flask import Flask
 from sqlmodel import Session
 
 from organizer.models import GameTable
-from organizer.services import live_log
+from organizer.services import live_log, live_poll
 
 from .conftest import make_app
 from .test_live_support import (
@@ -110,6 +111,16 @@ def test_two_app_processes_share_one_table(database_url: str, tmp_path: Path, se
                 response = seat.post(form_of(rng.choice(state.legal_actions(position))))
                 assert response.status_code == 200, response.text
         assert true_state(first, table_id).version == true_state(second, table_id).version == 21 * 3
+        # a poll served by one process sees a change stored by the other within the board's refresh
+        watcher = SeatClient(first.test_client(), view.seats[0].seat.token, 0)
+        since = true_state(first, table_id).version
+        assert watcher.client.get(f"{watcher.url}/changed?since={since}").status_code == 204
+        other = SeatClient(second.test_client(), view.seats[1].seat.token, 1)
+        other.page()
+        state = true_state(second, table_id)
+        assert other.post(form_of(rng.choice(state.legal_actions(1)))).status_code == 200
+        time.sleep(live_poll.REFRESH_SECONDS + 0.05)
+        assert watcher.client.get(f"{watcher.url}/changed?since={since}").status_code == 200
     finally:
         first.extensions["db_engine"].dispose()
         second.extensions["db_engine"].dispose()

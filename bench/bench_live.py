@@ -1,0 +1,460 @@
+"""Live tables under load: 100 tables x 4 seats polling once a second against the production
+server (gunicorn), with its own load generator on loopback.
+
+Run: .venv/bin/python bench/bench_live.py [--tables 100] [--seconds 30] [--workers 3] [--threads 8]
+     [--database-url postgresql+psycopg://...] [--write]
+
+1. Sets up an event in a fresh database (SQLite in a temporary directory, or ``--database-url``,
+   emptied first): 4 x ``--tables`` players, round 1 a draft at 4-player tables, published, the
+   tables dealt.
+2. Starts ``gunicorn -w W -k gthread --threads T 'organizer:create_app()'`` on a loopback port.
+3. Polling phase (``--seconds``): every seat keeps one HTTP/1.1 keep-alive connection and asks
+   ``/play/<token>/changed?since=N`` once a second (start times spread over the first second),
+   as the seat page's HTMX poll does; a 200 carries the new screen and its version. Meanwhile
+   ``--pickers`` tables play picks through the seat forms (page, then the pick with its nonce,
+   stamp and CSRF token), and for each pick round the time from the last seat's pick to the
+   moment every seat's poll has shown the reveal is measured.
+4. Baseline phase: the same server's throughput on the trivial ``/healthz`` endpoint, closed loop
+   with 32 connections for 5 seconds, in the same run.
+
+Everything is bounded: the connection count, the phase lengths and a hard timeout per request.
+``--write`` appends the figures to docs/benchmarks.md ("Live tables")."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+REQUEST_TIMEOUT = 10.0
+VERSION = re.compile(rb'data-version="(\d+)"')
+STAMP = re.compile(rb'name="stamp" value="(-?\d+)"')
+NONCE = re.compile(rb'name="nonce" value="([^"]+)"')
+CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
+CARD = re.compile(rb'name="card" value="([^"]+)"')
+CELL = re.compile(rb'name="cell" value="(-?\d+,-?\d+)"')
+
+
+# -- a small HTTP/1.1 keep-alive client ------------------------------------------------------------
+
+class Connection:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.cookie = ""
+
+    async def _open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            try:
+                await self.writer.wait_closed()
+            except OSError:
+                pass
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None,
+                      retry: bool = True) -> tuple[int, bytes]:
+        try:
+            return await asyncio.wait_for(self._request(method, path, body, headers or {}), REQUEST_TIMEOUT)
+        except (ConnectionError, asyncio.IncompleteReadError, OSError):
+            await self.close()
+            if not retry:
+                raise
+            return await self.request(method, path, body, headers, retry=False)
+
+    async def _request(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        if self.writer is None:
+            await self._open()
+        assert self.reader is not None and self.writer is not None
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: keep-alive"]
+        if self.cookie:
+            lines.append(f"Cookie: {self.cookie}")
+        for key, value in headers.items():
+            lines.append(f"{key}: {value}")
+        if body or method == "POST":
+            lines.append(f"Content-Length: {len(body)}")
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        await self.writer.drain()
+        status_line = await self.reader.readuntil(b"\r\n")
+        status = int(status_line.split()[1])
+        length = 0
+        close = False
+        while True:
+            line = await self.reader.readuntil(b"\r\n")
+            if line == b"\r\n":
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            name = name.strip().lower()
+            value = value.strip()
+            if name == "content-length":
+                length = int(value)
+            elif name == "connection" and value.lower() == "close":
+                close = True
+            elif name == "set-cookie":
+                self.cookie = value.split(";", 1)[0]
+            elif name == "transfer-encoding":
+                raise RuntimeError("chunked answers are not expected here")
+        data = await self.reader.readexactly(length) if length else b""
+        if close:
+            await self.close()
+        return status, data
+
+
+# -- the measurements ----------------------------------------------------------------------------
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, status: int, seconds: float) -> None:
+        self.latencies.append(seconds)
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+@dataclass
+class Seat:
+    token: str
+    table: int
+    position: int
+    version: int = 0
+
+
+@dataclass
+class Reveal:
+    target: int
+    started: float
+    seen: dict[int, float] = field(default_factory=dict)
+
+
+class Bench:
+    def __init__(self, port: int, seats: list[Seat], seconds: float) -> None:
+        self.port = port
+        self.seats = seats
+        self.seconds = seconds
+        self.polls = Stats()
+        self.pick_requests = Stats()
+        self.reveals: dict[int, Reveal] = {}
+        self.reveal_times: list[float] = []
+        self.end = 0.0
+
+    async def poller(self, seat: Seat, start: float) -> None:
+        conn = Connection(self.port)
+        next_at = start + random.random()
+        try:
+            while True:
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if time.perf_counter() >= self.end:
+                    return
+                began = time.perf_counter()
+                try:
+                    status, body = await conn.request("GET", f"/play/{seat.token}/changed?since={seat.version}",
+                                                      headers={"HX-Request": "true"})
+                except Exception as exc:  # noqa: BLE001 - counted as an error
+                    self.polls.errors.append(f"{type(exc).__name__}: {exc}")
+                    next_at += 1.0
+                    continue
+                done = time.perf_counter()
+                self.polls.add(status, done - began)
+                if status == 200:
+                    match = VERSION.search(body)
+                    if match:
+                        seat.version = int(match.group(1))
+                        self.saw(seat, done)
+                elif status != 204:
+                    self.polls.errors.append(f"status {status}")
+                next_at += 1.0
+        finally:
+            await conn.close()
+
+    def saw(self, seat: Seat, at: float) -> None:
+        reveal = self.reveals.get(seat.table)
+        if reveal is not None and seat.version >= reveal.target and seat.position not in reveal.seen:
+            reveal.seen[seat.position] = at
+            if len(reveal.seen) == 4:
+                self.reveal_times.append(max(reveal.seen.values()) - reveal.started)
+                del self.reveals[seat.table]
+
+    async def picker(self, table_seats: list[Seat], start: float, rounds: int) -> None:
+        """Plays ``rounds`` picks at one table through the seat forms, as four phones would."""
+        conns = [Connection(self.port) for _ in table_seats]
+        await asyncio.sleep(2.0 + random.random() * 3.0)
+        try:
+            for _ in range(rounds):
+                if time.perf_counter() > self.end - 4.0:
+                    return
+                last_sent = 0.0
+                last_version = 0
+                for seat, conn in zip(table_seats, conns):
+                    began = time.perf_counter()
+                    status, page = await conn.request("GET", f"/play/{seat.token}")
+                    self.pick_requests.add(status, time.perf_counter() - began)
+                    cards, cells = CARD.findall(page), CELL.findall(page)
+                    form = {
+                        "csrf_token": CSRF.search(page).group(1), "nonce": NONCE.search(page).group(1),  # type: ignore[union-attr]
+                        "stamp": STAMP.search(page).group(1), "verb": b"pick",  # type: ignore[union-attr]
+                        "card": random.choice(cards), "cell": random.choice(cells) if cells else b"discard",
+                    }
+                    body = b"&".join(f"{k}=".encode() + _quote(v) for k, v in form.items())
+                    last_sent = time.perf_counter()
+                    status, answer = await conn.request(
+                        "POST", f"/play/{seat.token}/act", body,
+                        {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+                    self.pick_requests.add(status, time.perf_counter() - last_sent)
+                    if status != 200:
+                        self.pick_requests.errors.append(f"pick status {status}: {answer[:200]!r}")
+                        return
+                    match = VERSION.search(answer)
+                    last_version = int(match.group(1)) if match else 0
+                # the last pick revealed all four: now wait until every seat's poll shows it
+                self.reveals[table_seats[0].table] = Reveal(last_version, last_sent)
+                for seat in table_seats:
+                    if seat.version >= last_version:
+                        self.saw(seat, time.perf_counter())
+                await asyncio.sleep(2.5 + random.random())
+        finally:
+            for conn in conns:
+                await conn.close()
+
+    async def warm_up(self) -> None:
+        """Every seat opens its page once, as each phone does when its QR code is scanned (not
+        measured: the first answers of each worker also compile the templates)."""
+        queue = list(self.seats)
+
+        async def opener() -> None:
+            conn = Connection(self.port)
+            try:
+                while queue:
+                    seat = queue.pop()
+                    status, body = await conn.request("GET", f"/play/{seat.token}")
+                    match = VERSION.search(body)
+                    if status != 200 or not match:
+                        self.polls.errors.append(f"seat page answered {status} in the warm-up")
+                        continue
+                    seat.version = int(match.group(1))
+            finally:
+                await conn.close()
+
+        await asyncio.gather(*(opener() for _ in range(16)))
+
+    async def run(self, pickers: int, pick_rounds: int) -> None:
+        await self.warm_up()
+        start = time.perf_counter()
+        self.end = start + self.seconds
+        tasks = [asyncio.create_task(self.poller(seat, start)) for seat in self.seats]
+        by_table: dict[int, list[Seat]] = {}
+        for seat in self.seats:
+            by_table.setdefault(seat.table, []).append(seat)
+        for table in list(by_table)[:pickers]:
+            tasks.append(asyncio.create_task(self.picker(sorted(by_table[table], key=lambda s: s.position), start,
+                                                         pick_rounds)))
+        await asyncio.gather(*tasks)
+
+
+def _quote(value: bytes | str) -> bytes:
+    from urllib.parse import quote_plus
+
+    return quote_plus(value if isinstance(value, bytes) else value.encode()).encode()
+
+
+async def baseline(port: int, seconds: float, connections: int = 32) -> Stats:
+    stats = Stats()
+    end = time.perf_counter() + seconds
+
+    async def loop() -> None:
+        conn = Connection(port)
+        try:
+            while time.perf_counter() < end:
+                began = time.perf_counter()
+                try:
+                    status, _ = await conn.request("GET", "/healthz")
+                except Exception as exc:  # noqa: BLE001
+                    stats.errors.append(str(exc))
+                    continue
+                stats.add(status, time.perf_counter() - began)
+        finally:
+            await conn.close()
+
+    await asyncio.gather(*(loop() for _ in range(connections)))
+    return stats
+
+
+# -- set-up and server ---------------------------------------------------------------------------
+
+def set_up(database_url: str, instance: Path, tables: int) -> list[Seat]:
+    os.environ["ORGANIZER_INSTANCE_PATH"] = str(instance)
+    from datetime import date
+
+    from sqlmodel import Session
+
+    from organizer import create_app
+    from organizer.models import Player
+    from organizer.services import events as event_service
+    from organizer.services import live as live_service
+    from organizer.services import rounds as round_service
+
+    app = create_app({"DATABASE_URL": database_url, "SECRET_KEY": "bench-secret"})
+    engine = app.extensions["db_engine"]
+    with Session(engine, expire_on_commit=False) as db:
+        data = event_service.EventInput(name="Benchmark Open", date=date(2026, 6, 1))
+        data.round_formats = ["draft"]
+        event = event_service.create_event(db, data, None, "bench")
+        assert event.id is not None
+        db.add_all([Player(event_id=event.id, name=f"Player {i:04d}", name_key=f"player {i:04d}", checked_in=True)
+                    for i in range(tables * 4)])
+        db.commit()
+        rnd = round_service.propose_round(db, event, "bench", seed=1)
+        round_service.publish_round(db, event, rnd, "bench")
+        live_service.start_round(db, event, rnd)
+        assert rnd.id is not None
+        seats = [Seat(s.seat.token, view.table.number, s.seat.position, view.table.log_version)
+                 for view in round_service.tables_of(db, rnd.id) for s in view.seats]
+    engine.dispose()
+    return seats
+
+
+def empty_database(url: str) -> None:
+    from sqlalchemy import text
+
+    from organizer.db import make_engine
+
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(database_url: str, instance: Path, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DATABASE_URL": database_url, "ORGANIZER_INSTANCE_PATH": str(instance)}
+    # the documented production command (organizer/live_gunicorn.py), with the benchmark's sizes
+    command = [str(Path(sys.executable).parent / "gunicorn"), "-c", "python:organizer.live_gunicorn",
+               "-w", str(workers), "--threads", str(threads), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+               "organizer:create_app()"]
+    log = (instance / "gunicorn.log").open("wb")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return server
+        except OSError:
+            if server.poll() is not None:
+                raise SystemExit("gunicorn did not start:\n" + (instance / "gunicorn.log").read_text())
+            time.sleep(0.2)
+    os.killpg(server.pid, signal.SIGTERM)
+    raise SystemExit("gunicorn did not answer within 30 s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--pickers", type=int, default=20, help="tables that play picks during the run")
+    parser.add_argument("--pick-rounds", type=int, default=5)
+    parser.add_argument("--database-url", default="", help="PostgreSQL to use (emptied first!); default SQLite")
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= 500 or not 5 <= args.seconds <= 300:
+        parser.error("--tables 1..500 and --seconds 5..300 keep the run bounded")
+
+    work = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    instance = work / "instance"
+    instance.mkdir()
+    database_url = args.database_url or f"sqlite:///{work / 'bench.sqlite3'}"
+    if args.database_url:
+        empty_database(database_url)
+    began = time.perf_counter()
+    seats = set_up(database_url, instance, args.tables)
+    print(f"set up {args.tables} tables ({len(seats)} seats) in {time.perf_counter() - began:.1f} s", flush=True)
+    port = free_port()
+    server = start_server(database_url, instance, port, args.workers, args.threads)
+    try:
+        bench = Bench(port, seats, args.seconds)
+        load_before = os.getloadavg()[0]
+        cpu_before = os.times()
+        asyncio.run(bench.run(args.pickers, args.pick_rounds))
+        cpu_after = os.times()
+        base = asyncio.run(baseline(port, 5.0))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=20)
+        server_log = (instance / "gunicorn.log").read_text(errors="replace")
+        shutil.rmtree(work, ignore_errors=True)
+        if "Traceback" in server_log:
+            print("server errors (first one):\n" + server_log[server_log.index("Traceback"):][:3000])
+
+    polls = bench.polls
+    generator_cpu = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
+    lines = [
+        f"database: {'PostgreSQL' if args.database_url else 'SQLite'}; server: gunicorn -c python:organizer.live_gunicorn "
+        f"-w {args.workers} --threads {args.threads} (gthread, preloaded); {args.tables} tables x 4 seats polling once a second for {args.seconds:.0f} s; "
+        f"{args.pickers} tables picking meanwhile",
+        f"polls: {len(polls.latencies)} answered ({len(polls.latencies) / args.seconds:.0f}/s), statuses {polls.statuses}, "
+        f"errors {len(polls.errors)}",
+        f"poll latency ms: p50 {percentile(polls.latencies, .5) * 1000:.1f}, p95 {percentile(polls.latencies, .95) * 1000:.1f}, "
+        f"p99 {percentile(polls.latencies, .99) * 1000:.1f}, max {max(polls.latencies, default=0) * 1000:.1f}",
+        f"pick requests (page + pick): {len(bench.pick_requests.latencies)}, p50 "
+        f"{percentile(bench.pick_requests.latencies, .5) * 1000:.1f} ms, p95 "
+        f"{percentile(bench.pick_requests.latencies, .95) * 1000:.1f} ms, errors {len(bench.pick_requests.errors)}",
+        f"last pick to every seat showing the reveal: {len(bench.reveal_times)} reveals, median "
+        f"{statistics.median(bench.reveal_times) if bench.reveal_times else float('nan'):.2f} s, max "
+        f"{max(bench.reveal_times, default=float('nan')):.2f} s",
+        f"trivial endpoint /healthz, 32 connections closed loop, same server: {len(base.latencies) / 5.0:.0f} req/s, "
+        f"p50 {percentile(base.latencies, .5) * 1000:.1f} ms, errors {len(base.errors)}",
+        f"load generator CPU {generator_cpu:.1f} s over the polling phase; load average before {load_before:.1f}; "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
+    ]
+    for line in lines:
+        print(line)
+    for problem in (polls.errors + bench.pick_requests.errors)[:5]:
+        print("  error:", problem)
+    if args.write:
+        with (ROOT / "docs" / "benchmarks.md").open("a") as out:
+            out.write("\n## Live tables (bench/bench_live.py)\n\n`.venv/bin/python bench/bench_live.py "
+                      + " ".join(sys.argv[1:]).replace(" --write", "") + "`\n\n")
+            out.writelines(f"- {line}\n" for line in lines)
+
+
+if __name__ == "__main__":
+    main()
