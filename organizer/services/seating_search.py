@@ -23,6 +23,9 @@ TableCost = tuple[int, int, int, int]
 NEIGHBOUR_WINDOW = 10
 """Players within this many places in the rank order are tried first as swap partners."""
 
+REPEAT_PATIENCE = 300
+"""While repeats remain, stop after this many kicks (or 5 per player) without a better seating."""
+
 POLISH_PATIENCE = 40
 """Once repeats are gone, stop polishing after this many kicks without a better seating."""
 
@@ -119,6 +122,18 @@ class SeatingSearch:
         )
         return new_a, new_b, change
 
+    def _repeats_change(self, i: int, j: int) -> int:
+        """How many more repeated pairs there would be if i and j traded places."""
+        met_i, met_j = self.met[i], self.met[j]
+        change = 0
+        for m in self.tables[self.where[i]]:
+            if m != i:
+                change += (m in met_j) - (m in met_i)
+        for m in self.tables[self.where[j]]:
+            if m != j:
+                change += (m in met_i) - (m in met_j)
+        return change
+
     def _apply_swap(self, i: int, j: int, new_a: TableCost, new_b: TableCost) -> None:
         a, b = self.where[i], self.where[j]
         table_a, table_b = self.tables[a], self.tables[b]
@@ -196,6 +211,10 @@ class SeatingSearch:
         for j in candidates:
             if self.where[j] == here:
                 continue
+            # Repeats come first, so most candidates are ruled out by this cheap count alone.
+            repeats_change = self._repeats_change(i, j)
+            if repeats_change > 0 or (self._repeats_only and repeats_change == 0):
+                continue
             new_a, new_b, change = self._swap_gain(i, j)
             better = change[0] < 0 if self._repeats_only else change < (0, 0, 0, 0)
             if better and (best is None or change < best[0]):
@@ -262,7 +281,7 @@ class SeatingSearch:
         polish = min(200, 4 * players)
         budget = min(3000, 30 * players) if self.total[0] > 0 else polish
         # Kicks without a new best before giving up: generous while repeats remain.
-        patience = max(150, 5 * players)
+        patience = max(REPEAT_PATIENCE, 5 * players)
         best_cost, best_tables = self.cost(), [list(t) for t in self.tables]
         since_best = 0
         while budget > 0 and since_best < patience:
