@@ -1,0 +1,94 @@
+"""A real Chromium (Debian's ``chromium``, never a downloaded browser) driven by Playwright
+against the production server (gunicorn) on a loopback port and a temporary SQLite database.
+
+Skipped, with the reason, when Chromium or Playwright is missing. Every test saves screenshots
+of the pages it visits into ``tests/browser/screenshots/`` (ignored by git)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.faults.harness import ServerProcess
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+TABLET = {"width": 768, "height": 1024}
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1280, "height": 720}
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - the test extras install it
+    sync_playwright = None  # type: ignore[assignment]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    reason = ""
+    if sync_playwright is None:
+        reason = "Playwright is not installed (pip install -e '.[test]')"
+    elif not Path(CHROMIUM).exists():
+        reason = f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_device(browser: Browser) -> Iterator[Any]:
+    """Open a device (a browser context of its own: cookies, screen size, touch)."""
+    contexts: list[BrowserContext] = []
+
+    def open_device(viewport: dict[str, int], touch: bool = True) -> Page:
+        context = browser.new_context(viewport=viewport, has_touch=touch, accept_downloads=True,
+                                      device_scale_factor=1)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.js_errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield open_device
+    for context in contexts:
+        context.close()
+
+
+def shot(page: Page, name: str) -> Path:
+    """A full-page screenshot named after the page and the device width."""
+    path = SCREENSHOTS / f"{name}-{page.viewport_size['width'] if page.viewport_size else 0}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def no_js_errors(page: Page) -> None:
+    errors = [e for e in page.js_errors if "favicon" not in e]  # type: ignore[attr-defined]
+    assert not errors, f"JavaScript errors on {page.url}: {errors}"
+
+
+@pytest.fixture
+def empty_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """The production server on an empty database, as a club installs it."""
+    with ServerProcess(f"sqlite:///{tmp_path / 'organizer.sqlite3'}", tmp_path / "instance", workers=2,
+                       threads=4) as server:
+        yield server

@@ -1,0 +1,183 @@
+"""A club event in a real browser, as the organizer and the tables use it: first run, a new event,
+12 players imported from CSV and checked in, round 1 seated and published, the round pack
+downloaded, three tables entering their results in the three entry modes on their own tablets
+and phones, the standings on the projector."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from pypdf import PdfReader
+
+from tests.browser.conftest import PHONE, PROJECTOR, TABLET, no_js_errors, shot
+from tests.faults.harness import ServerProcess
+
+PLAYERS = ["Ada Moss", "Bram Oakley", "Cleo Birch", "Dev Patel", "Esme Rowan", "Finn Alder", "Gia Laurel",
+           "Hugo Thorn", "Ines Maple", "Jon Hazel", "Kira Linden", "Léa Ashby"]
+CSV = "name,club,email\n" + "\n".join(f"{name},{'Riverside' if i % 2 else 'Hilltop'},p{i}@example.org"
+                                      for i, name in enumerate(PLAYERS))
+PASSWORD = "correct horse battery"
+
+
+def sign_in(page: Page, base: str) -> None:
+    page.goto(base + "/sign-in")
+    page.get_by_label("Name").fill("Tess")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_text("Sign out")).to_be_visible()
+
+
+def first_run_and_event(page: Page, base: str) -> str:
+    page.goto(base + "/")
+    expect(page).to_have_url(re.compile(r"/first-run$"))
+    shot(page, "01-first-run")
+    page.get_by_label("Your name").fill("Tess")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password again").fill(PASSWORD)
+    page.get_by_role("button", name="Create account and sign in").click()
+    expect(page.get_by_text("Sign out")).to_be_visible()
+    shot(page, "02-events-empty")
+
+    page.goto(base + "/events/new")
+    page.get_by_label("Event name").fill("Riverside Spring Open")
+    page.get_by_label("Date").fill("2026-04-18")
+    for mode in ("Totals", "Scorepad", "Scoring assistant"):
+        page.get_by_label(re.compile(rf"{mode} \(")).check()
+    shot(page, "03-event-form")
+    page.get_by_role("button", name="Create event").click()
+    expect(page).to_have_url(re.compile(r"/events/\d+/players$"))
+    match = re.search(r"/events/(\d+)/players", page.url)
+    assert match
+    return match.group(1)
+
+
+def import_and_check_in(page: Page) -> None:
+    page.get_by_label("Paste the list").fill(CSV)
+    page.get_by_role("button", name="Import").click()
+    expect(page.get_by_text("12 players imported.")).to_be_visible()
+    for name in PLAYERS:
+        expect(page.get_by_role("cell", name=name).first).to_be_visible()
+    # Check-in, one tap per player, as players arrive (HTMX swaps each row in place).
+    for name in PLAYERS:
+        row = page.locator("tr", has_text=name)
+        row.get_by_role("button", name="Check in", exact=True).click()
+        expect(row.get_by_role("button", name="✓ Checked in")).to_be_visible()
+    expect(page.get_by_role("button", name="✓ Checked in")).to_have_count(12)
+    page.reload()
+    expect(page.get_by_text("12 checked in")).to_be_visible()
+    shot(page, "04-players")
+
+
+def seat_and_publish(page: Page, base: str, event: str) -> None:
+    page.goto(f"{base}/events/{event}/rounds")
+    page.get_by_role("button", name="Propose seating for round 1").click()
+    expect(page).to_have_url(re.compile(rf"/events/{event}/rounds/1$"))
+    shot(page, "05-round-proposed")
+    page.get_by_role("button", name="Publish round 1").click()
+    expect(page.get_by_text("published").first).to_be_visible()
+    shot(page, "06-round-published")
+
+
+def download_round_pack(page: Page) -> None:
+    with page.expect_download() as waiting:
+        page.get_by_role("link", name="Round pack (PDF)").first.click()
+    download = waiting.value
+    path = download.path()
+    assert path is not None
+    data = open(path, "rb").read()
+    assert data.startswith(b"%PDF")
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+    for name in PLAYERS:
+        assert name in text, f"{name} missing from the round pack"
+
+
+def species_of(page: Page) -> list[str]:
+    return [s.strip() for s in page.locator(".species-list .species").all_inner_texts()]
+
+
+def seats_of(page: Page) -> list[str]:
+    return [s.strip() for s in page.locator("ol.seats li strong").all_inner_texts()]
+
+
+def assistant_case(species: list[str], seats: int) -> tuple[list[str], list[str]]:
+    """Per seat: an arboretum (a row of four cards) and a hand of seven, all cards distinct."""
+    cards = [f"{s} {v}" for v in range(1, 9) for s in species]
+    arboretums, hands = [], []
+    for seat in range(seats):
+        mine = cards[seat * 11:(seat + 1) * 11]
+        arboretums.append("\n".join(f"{x},0 {card}" for x, card in enumerate(mine[:4])))
+        hands.append(", ".join(mine[4:]))
+    return arboretums, hands
+
+
+def enter_result(page: Page, base: str, event: str, table: int, mode: str) -> list[str]:
+    sign_in(page, base)
+    page.goto(f"{base}/events/{event}/rounds/1/tables/{table}")
+    names = seats_of(page)
+    assert len(names) == 4
+    page.get_by_role("link", name=mode, exact=True).click()
+    page.wait_for_load_state("networkidle")
+    if mode == "Totals":
+        for i, name in enumerate(names):
+            page.get_by_label(f"Points of {name}").fill(str(40 - 5 * i))
+            page.get_by_label(f"Species of {name}").fill(str(6 - i % 2))
+    elif mode == "Scorepad":
+        species = species_of(page)
+        for i, name in enumerate(names):
+            for j, kind in enumerate(species[:4]):
+                page.get_by_label(f"{kind}, {name}").fill(str([0, 2, 5, 9][(i + j) % 4]))
+        inputs = page.locator("input[name^=species_]")
+        for i in range(inputs.count()):
+            inputs.nth(i).fill("5")
+        # The page adds the totals up as they are typed.
+        expect(page.locator("output[data-total]").first).not_to_have_text("")
+    else:
+        arboretums, hands = assistant_case(species_of(page), len(names))
+        for i in range(len(names)):
+            page.get_by_label("Arboretum").nth(i).fill(arboretums[i])
+            page.get_by_label("Hand at the end").nth(i).fill(hands[i])
+    shot(page, f"07-table{table}-{mode.lower()}")
+    page.get_by_role("button", name="Save result").click()
+    expect(page.locator("#stored-result")).to_be_visible()
+    page.get_by_role("button", name="Organizer confirms").click()
+    expect(page.locator("#stored-result").get_by_text("confirmed")).to_be_visible()
+    shot(page, f"08-table{table}-confirmed")
+    no_js_errors(page)
+    return names
+
+
+@pytest.mark.parametrize("size", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_a_club_event_from_first_run_to_the_projector(empty_server: ServerProcess, new_device: Any,
+                                                     size: dict[str, int]) -> None:
+    base = empty_server.url
+    organizer = new_device(size)
+    event = first_run_and_event(organizer, base)
+    import_and_check_in(organizer)
+    seat_and_publish(organizer, base, event)
+    download_round_pack(organizer)
+    no_js_errors(organizer)
+
+    # Three tables, three devices, three entry modes.
+    seated: list[str] = []
+    for table, (mode, device) in enumerate([("Totals", TABLET), ("Scorepad", PHONE), ("Scoring assistant", TABLET)],
+                                           start=1):
+        seated += enter_result(new_device(device), base, event, table, mode.split()[-1].capitalize()
+                               if mode != "Scoring assistant" else "Assistant")
+    assert sorted(seated) == sorted(PLAYERS)
+
+    organizer.goto(f"{base}/events/{event}/standings")
+    for name in PLAYERS:
+        expect(organizer.get_by_text(name).first).to_be_visible()
+    shot(organizer, "09-standings")
+
+    projector = new_device(PROJECTOR, touch=False)
+    sign_in(projector, base)
+    projector.goto(f"{base}/events/{event}/projector")
+    for name in PLAYERS:
+        expect(projector.get_by_text(name).first).to_be_visible()
+    shot(projector, "10-projector")
+    no_js_errors(projector)
