@@ -384,6 +384,23 @@ def start_server(database_url: str, instance: Path, port: int, workers: int, thr
     raise SystemExit("gunicorn did not answer within 30 s")
 
 
+def server_cpu_seconds(master: int) -> float:
+    """CPU time used so far by the gunicorn master and its workers (Linux /proc)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(entry.name), int(fields[1])
+        if pid == master or ppid == master:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=100)
@@ -413,7 +430,9 @@ def main() -> None:
         bench = Bench(port, seats, args.seconds)
         load_before = os.getloadavg()[0]
         cpu_before = os.times()
+        server_before = server_cpu_seconds(server.pid)
         asyncio.run(bench.run(args.pickers, args.pick_rounds))
+        server_cpu = server_cpu_seconds(server.pid) - server_before
         cpu_after = os.times()
         base = asyncio.run(baseline(port, 5.0))
     finally:
@@ -442,7 +461,9 @@ def main() -> None:
         f"{max(bench.reveal_times, default=float('nan')):.2f} s",
         f"trivial endpoint /healthz, 32 connections closed loop, same server: {len(base.latencies) / 5.0:.0f} req/s, "
         f"p50 {percentile(base.latencies, .5) * 1000:.1f} ms, errors {len(base.errors)}",
-        f"load generator CPU {generator_cpu:.1f} s over the polling phase; load average before {load_before:.1f}; "
+        f"server CPU {server_cpu:.1f} s over the polling phase (incl. warm-up), "
+        f"{server_cpu / max(1, len(polls.latencies) + len(bench.pick_requests.latencies)) * 1000:.2f} ms a request; "
+        f"load generator CPU {generator_cpu:.1f} s; load average before {load_before:.1f}; "
         f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
     ]
     for line in lines:

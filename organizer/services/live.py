@@ -102,16 +102,17 @@ def seat_context(session: Session, token: str) -> SeatContext | None:
     seat, table, rnd, event = row
     if not table.digital or rnd.status == "proposed":
         return None
-    return SeatContext(event, rnd, table, seat, single_table_view(session, table))
+    # the result is left unloaded: a seat's screen never shows it (record_result reads it itself)
+    return SeatContext(event, rnd, table, seat, single_table_view(session, table, with_result=False))
 
 
-def single_table_view(session: Session, table: GameTable) -> TableView:
+def single_table_view(session: Session, table: GameTable, with_result: bool = True) -> TableView:
     """One table's seats, players and result (the rounds service's TableView, for one table)."""
     rows = session.exec(
         select(Seat, Player).join(Player, col(Player.id) == col(Seat.player_id), isouter=True)
         .where(Seat.table_id == table.id).order_by(col(Seat.position))
     ).all()
-    result = session.exec(select(Result).where(Result.table_id == table.id)).first()
+    result = session.exec(select(Result).where(Result.table_id == table.id)).first() if with_result else None
     return TableView(table, [SeatView(seat, player) for seat, player in rows], result)
 
 
@@ -232,12 +233,14 @@ def settle(session: Session, event: Event, rnd: Round, view: TableView, fresh: b
     table = view.table
     assert table.id is not None
     replayed = load_state(session, table, fresh)
-    if rnd.status == "published" and not replayed.state.is_terminal():
-        due = live_log.settle_bots(session, GameTable, table.id, _loader(session, table), seat_players(view),
-                                   game_of(table).seed, _timed_out(event))
-        if due is not None:
-            replayed = due
-            live_poll.board_for(session.get_bind()).changed(table.id, due.version)  # type: ignore[arg-type]
+    players = seat_players(view)
+    due = any(players) or bool(_timed_out(event)(replayed, time.time()))
+    if due and rnd.status == "published" and not replayed.state.is_terminal():
+        settled = live_log.settle_bots(session, GameTable, table.id, _loader(session, table), players,
+                                       game_of(table).seed, _timed_out(event))
+        if settled is not None:
+            replayed = settled
+            live_poll.board_for(session.get_bind()).changed(table.id, settled.version)  # type: ignore[arg-type]
     if replayed.state.is_terminal():
         record_result(session, event, rnd, view, replayed)
     return replayed
