@@ -97,8 +97,9 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
 @login_required
 def show(event_id: int, number: int) -> Any:
     event = load_event(event_id)
-    return render_page("rounds/show.html", "round_tables.html", **_round_context(event, load_round(event, number)),
-                       errors={})
+    # The tables grid polls itself while results come in; only the grid is sent for that.
+    partial = "round_grid.html" if request.args.get("part") == "grid" else "round_tables.html"
+    return render_page("rounds/show.html", partial, **_round_context(event, load_round(event, number)), errors={})
 
 
 @bp.post("/<int:number>/swap")
@@ -138,6 +139,9 @@ def _round_action(event_id: int, number: int, action: str) -> Any:
         elif action == "close":
             service.close_round(db, event, rnd, g.organizer.name)
             flash(f"Round {number} closed.")
+        elif action == "reopen":
+            service.reopen_round(db, event, rnd, g.organizer.name)
+            flash(f"Round {number} reopened: correct its results, then close it again.")
     except InputError as bad:
         db.rollback()
         return render_page("rounds/show.html", "round_tables.html", 422, **_round_context(event, rnd), errors=bad.errors)
@@ -172,6 +176,12 @@ def publish(event_id: int, number: int) -> Any:
 @login_required
 def discard(event_id: int, number: int) -> Any:
     return _round_action(event_id, number, "discard")
+
+
+@bp.post("/<int:number>/reopen")
+@login_required
+def reopen(event_id: int, number: int) -> Any:
+    return _round_action(event_id, number, "reopen")
 
 
 @bp.post("/<int:number>/close")

@@ -298,3 +298,18 @@ def set_species(session: Session, event: Event, rnd: Round, view: TableView, nam
     session.add(AuditEntry(event_id=event.id, table_id=view.table.id, actor=actor, action="table.species",
                            old={"species": old}, new={"species": list(chosen)}))
     session.commit()
+
+
+def reopen_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
+    """Reopen the latest closed round so a result found wrong afterwards can be corrected."""
+    assert event.id is not None
+    if rnd.status != "finished":
+        raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a closed round can be reopened."})
+    later = [r for r in event_rounds(session, event.id) if r.number > rnd.number]
+    if later:
+        raise InputError({"": f"Round {later[0].number} already exists ({later[0].status}); "
+                              "discard its proposal first, or correct results in the latest round only."})
+    rnd.status = "published"
+    session.add(rnd)
+    _audit(session, event.id, actor, "round.reopened", round=rnd.number)
+    session.commit()

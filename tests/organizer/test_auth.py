@@ -26,7 +26,7 @@ PROTECTED_POSTS = ["/events/new", "/events/1/edit", "/events/1/players", "/event
                    "/events/1/rounds/1/close", "/events/1/rounds/1/tables/1/result",
                    "/events/1/rounds/1/tables/1/confirm", "/events/1/rounds/1/tables/1/dispute",
                    "/events/1/rounds/1/clock", "/events/import", "/events/1/players/1/edit",
-                   "/events/1/rounds/1/tables/1/species"]
+                   "/events/1/rounds/1/tables/1/species", "/events/1/rounds/1/reopen"]
 
 
 def test_first_run_creates_the_first_account_and_signs_in(client: FlaskClient, session: Session) -> None:

@@ -268,3 +268,29 @@ def test_disputes_are_listed_for_the_organizer(signed_in: FlaskClient, session: 
     signed_in.post(url(event, "dispute"), data={"version": 1, "note": "Bo's Oak path was 9"})
     page = signed_in.get(f"/events/{event.id}").text
     assert "Disputed results wait for you" in page and "Round 1, table 1</a>: Bo&#39;s Oak path was 9" in page
+
+
+def test_reopen_a_closed_round_to_correct_a_result(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 1})
+    signed_in.post(f"/events/{event.id}/rounds/1/close")
+    refused = signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 1))
+    assert refused.status_code == 422 and "is finished" in refused.text
+    assert "Reopen round 1" in signed_in.get(f"/events/{event.id}/rounds/1").text
+    assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 302
+    assert signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 1)).status_code == 302
+    assert stored(session).seats[0]["points"] == 43
+    assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 422  # already open
+    grid = signed_in.get(f"/events/{event.id}/rounds/1?part=grid", headers=HX)
+    assert grid.text.lstrip().startswith('<div class="tables-grid" id="round-grid"') and 'hx-trigger="every 15s"' in grid.text
+
+
+def test_reopen_refused_once_a_later_round_exists(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 1})
+    signed_in.post(f"/events/{event.id}/rounds/1/close")
+    signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "2"})
+    response = signed_in.post(f"/events/{event.id}/rounds/1/reopen")
+    assert response.status_code == 422 and "Round 2 already exists" in response.text
