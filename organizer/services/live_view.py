@@ -170,8 +170,8 @@ def build_screen(view: dict[str, Any], path_species: str = "", hands: list[list[
             top = piles[0][-1] if piles and piles[0] else None
             screen.piles = [("Discard pile", CardFace.of(top) if top else None, len(piles[0]) if piles else 0)]
         else:
-            screen.piles = [(f"{names[i]}'s discard pile", CardFace.of(p[-1]) if p else None, len(p))
-                            for i, p in enumerate(piles)]
+            screen.piles = [("Your discard pile" if i == viewer else f"{names[i]}'s discard pile",
+                             CardFace.of(p[-1]) if p else None, len(p)) for i, p in enumerate(piles)]
         screen.drawn = list(view.get("drawn_this_turn", []))
         if view["terminal"]:
             screen.headline = "The game is over."

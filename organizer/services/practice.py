@@ -62,7 +62,7 @@ def parse_setup(form: Mapping[str, str]) -> PracticeSetup:
         if kind not in BOTS:
             errors[f"bot_{seat}"] = f"Choose one of: {', '.join(BOTS)}."
         bots.append(kind)
-    name = " ".join(form.get("name", "").split()) or "You"
+    name = " ".join(form.get("name", "").split()) or "Player"
     if len(name) > 40:
         errors["name"] = "Keep the name to 40 characters."
     if errors:
