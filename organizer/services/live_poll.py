@@ -18,7 +18,7 @@ from sqlalchemy import Engine, bindparam, create_engine, text
 from sqlalchemy.exc import DBAPIError
 
 #: how stale a version on the board may be (the devices poll once a second)
-REFRESH_SECONDS = 0.25
+REFRESH_SECONDS = 0.1
 #: tables not polled for this long drop off the board (their games ended or the round closed)
 IDLE_SECONDS = 120.0
 
