@@ -471,11 +471,15 @@ def main() -> None:
     for problem in (polls.errors + bench.pick_requests.errors)[:5]:
         print("  error:", problem)
     if args.write:
+        database = "PostgreSQL" if args.database_url else "SQLite"
+        command = "bench/bench_live.py " + " ".join(a for a in sys.argv[1:] if a != "--write")
+        command = re.sub(r"--database-url \S+", "--database-url postgresql+psycopg://…", command)
         with (ROOT / "docs" / "benchmarks.md").open("a") as out:
-            out.write("\n## Live tables (bench/bench_live.py)\n\n`.venv/bin/python bench/bench_live.py "
-                      + " ".join(sys.argv[1:]).replace(" --write", "") + "`\n\n")
+            out.write(f"\n## Live tables on {database} (bench/bench_live.py)\n\n`.venv/bin/python {command}` "
+                      f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). Latency is measured by the load "
+                      "generator from sending a request to the last byte of its answer, on one keep-alive "
+                      "connection per seat; the load generator runs on the same 2 cores.\n\n")
             out.writelines(f"- {line}\n" for line in lines)
-
 
 if __name__ == "__main__":
     main()
