@@ -30,8 +30,8 @@ def seat_qr_svg(token: str) -> Any:
     return qr_svg(url_for("live.seat", token=token, _external=True))
 
 
-def _context(token: str) -> service.SeatContext:
-    ctx = service.seat_context(get_session(), token)
+def _context(token: str, recent_ok: bool = False) -> service.SeatContext:
+    ctx = service.seat_context(get_session(), token, recent_ok)
     if ctx is None:
         abort(404)  # a wrong token learns nothing, not even whether a table exists
     return ctx
@@ -49,7 +49,7 @@ def _title(ctx: service.SeatContext) -> str:
 
 
 def _show(ctx: service.SeatContext, status: int = 200, message: str = "", message_kind: str = "error",
-          replayed: live_log.Replayed | None = None) -> Any:
+          replayed: live_log.Replayed | None = None, fresh: bool = True) -> Any:
     db = get_session()
     if ctx.table.log_version == 0:
         try:
@@ -58,7 +58,8 @@ def _show(ctx: service.SeatContext, status: int = 200, message: str = "", messag
             db.rollback()
             return render_page("live/waiting.html", "live_waiting.html", 409, title=_title(ctx), message=str(bad))
     if replayed is None:
-        replayed = service.settle(db, ctx.event, ctx.round, ctx.view, fresh=status == 200 and not message)
+        # fresh: the table row was read in this request, so its log version is current
+        replayed = service.settle(db, ctx.event, ctx.round, ctx.view, fresh=fresh and status == 200 and not message)
     return render_seat(replayed, ctx.position, _urls(ctx, replayed.version, replayed.state.is_terminal()), _title(ctx),
                        status, message, message_kind, bot_seat=ctx.seat.is_bot)
 
@@ -81,7 +82,7 @@ def changed(token: str) -> Any:
         since = -1
     if since == info.version and not _timer_due(info):
         return Response(status=204)
-    return _show(_context(token))
+    return _show(_context(token, recent_ok=True), fresh=False)
 
 
 def _timer_due(info: live_poll.PollInfo) -> bool:

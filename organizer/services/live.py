@@ -9,6 +9,7 @@ table and the result is stored, confirmed, through the results service."""
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -86,10 +87,44 @@ def seat_players(view: TableView) -> list[str | None]:
 
 # -- finding --------------------------------------------------------------------------------------
 
-def seat_context(session: Session, token: str) -> SeatContext | None:
-    """The seat with this token at a digital table of a published (or finished) round."""
+#: how long a seat's screen may reuse what it read about the seat, table, round and event (the
+#: table's log version is always read afresh); an action always reads everything afresh
+CONTEXT_SECONDS = 2.0
+_CONTEXTS: dict[tuple[str, str], tuple[float, SeatContext]] = {}
+_CONTEXTS_LOCK = threading.Lock()
+
+
+def seat_context(session: Session, token: str, recent_ok: bool = False) -> SeatContext | None:
+    """The seat with this token at a digital table of a published (or finished) round. With
+    ``recent_ok`` (showing a screen, not acting) a context read in the last
+    :data:`CONTEXT_SECONDS` by this process may be reused: a bot seated or a round closed shows
+    within that time. Its objects are shared between threads and never changed."""
     if not token or len(token) > 64:
         return None
+    key = (str(session.get_bind().url), token)
+    now = time.monotonic()
+    if recent_ok:
+        with _CONTEXTS_LOCK:
+            cached = _CONTEXTS.get(key)
+        if cached is not None and now - cached[0] <= CONTEXT_SECONDS:
+            return cached[1]
+    ctx = _read_context(session, token)
+    if ctx is not None and ctx.table.log_version > 0:
+        with _CONTEXTS_LOCK:
+            if len(_CONTEXTS) > 10_000:
+                _CONTEXTS.clear()
+            _CONTEXTS[key] = (now, ctx)
+    return ctx
+
+
+def clear_caches() -> None:
+    """Forget everything this process remembers about live tables (as a restart does)."""
+    with _CONTEXTS_LOCK:
+        _CONTEXTS.clear()
+    live_log.CACHE.clear()
+
+
+def _read_context(session: Session, token: str) -> SeatContext | None:
     row = session.exec(
         select(Seat, GameTable, Round, Event)
         .join(GameTable, col(GameTable.id) == col(Seat.table_id))

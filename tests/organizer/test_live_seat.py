@@ -227,7 +227,7 @@ def test_overview_bots_and_pick_timer(app: Flask, session: Session) -> None:
         table.game = {**table.game, "started_at": time.time() - 31}  # as if dealt 31 s ago
         db.add(table)
         db.commit()
-    live_log.CACHE.clear()
+    live_service.clear_caches()
     polled = seats[0].client.get(f"{seats[0].url}/changed?since=999")
     assert polled.status_code == 200
     log = stored_log(app, table_id)
