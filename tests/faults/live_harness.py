@@ -58,6 +58,11 @@ _REPLAYED: dict[tuple[Path, int, int], State] = {}
 
 def true_state(table: LiveTable) -> State:
     """The table's state from the database file alone (never a server's cache)."""
+    return versioned_state(table)[1]
+
+
+def versioned_state(table: LiveTable) -> tuple[int, State]:
+    """The table's version (what a seat's page shows as data-version) and its state."""
     engine = make_engine(f"sqlite:///{table.database}")
     try:
         with Session(engine) as db:
@@ -67,7 +72,7 @@ def true_state(table: LiveTable) -> State:
             if key not in _REPLAYED:
                 _REPLAYED.clear()
                 _REPLAYED[key] = live_log.replay(live_service.game_of(row), row.action_log, row.log_version, 0.0).state
-            return _REPLAYED[key]
+            return row.log_version, _REPLAYED[key]
     finally:
         engine.dispose()
 
