@@ -185,6 +185,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--database-url", default="")
+    parser.add_argument("--sqlite-wal", action="store_true", help="run the server with ORGANIZER_SQLITE_WAL=1")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
 
@@ -193,6 +194,8 @@ def main() -> None:
         event_id, tables = prepare(url, args.players)
         port = free_port()
         env = {**os.environ, "DATABASE_URL": url, "ORGANIZER_INSTANCE_PATH": str(Path(folder) / "instance")}
+        if args.sqlite_wal:
+            env["ORGANIZER_SQLITE_WAL"] = "1"
         gunicorn = Path(sys.executable).parent / "gunicorn"
         command = [str(gunicorn), "--preload", "-w", str(args.workers), "-b", f"127.0.0.1:{port}", "organizer:create_app()"]
         server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -225,7 +228,7 @@ def main() -> None:
             server.terminate()
             server.wait(timeout=10)
 
-    backend = "PostgreSQL" if url.startswith("postgres") else "SQLite"
+    backend = "PostgreSQL" if url.startswith("postgres") else ("SQLite (WAL)" if args.sqlite_wal else "SQLite")
     load = os.getloadavg()[0]
     lines = [
         f"{args.players} players ({tables} tables), {tablet_count} tablets correcting results and {args.viewers} "

@@ -34,6 +34,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL="sqlite:///" + str(Path(app.instance_path) / "organizer.sqlite3"),
         HTTPS=False,
         AUTO_MIGRATE=True,
+        SQLITE_WAL=False,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,  # a tablet left on a form all round must still submit

@@ -42,6 +42,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def enable_sqlite_wal(engine: Engine) -> None:
+    """Opt-in (``SQLITE_WAL`` / ``ORGANIZER_SQLITE_WAL=1``) for every new connection."""
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_wal)
+
+
+def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
+    # Write-ahead log: readers (standings, projector) never wait for a writer, and a commit costs
+    # one sync of the log instead of several; synchronous=FULL keeps every commit durable.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()
+
+
 def alembic_config(engine: Engine) -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -63,6 +78,8 @@ def upgrade_database(engine: Engine) -> None:
 
 def init_app(app: Flask) -> None:
     engine = make_engine(app.config["DATABASE_URL"])
+    if app.config.get("SQLITE_WAL"):
+        enable_sqlite_wal(engine)
     app.extensions["db_engine"] = engine
     if app.config.get("AUTO_MIGRATE", True):
         upgrade_database(engine)

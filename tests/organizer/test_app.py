@@ -147,3 +147,21 @@ def test_env_database_url_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("DATABASE_URL", url)
     assert create_app().config["DATABASE_URL"] == url
     assert os.path.exists(tmp_path / "elsewhere.sqlite3")
+
+
+def test_sqlite_write_ahead_log_is_opt_in(tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    from organizer.db import enable_sqlite_wal, make_engine
+
+    plain = make_engine(f"sqlite:///{tmp_path / 'plain.sqlite3'}")
+    wal = make_engine(f"sqlite:///{tmp_path / 'wal.sqlite3'}")
+    enable_sqlite_wal(wal)
+    with plain.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "delete"
+        assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+    with wal.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL: every commit durable
+    plain.dispose()
+    wal.dispose()
