@@ -20,6 +20,7 @@ from .services import live as service
 from .services import live_log, live_poll
 from .services.errors import InputError
 from .services.live_view import compose_action
+from .services.rounds import tables_of
 
 bp = Blueprint("live", __name__)
 
@@ -130,7 +131,7 @@ def overview(event_id: int, number: int) -> Any:
 
 def _table(event: Event, rnd: Round, table_number: int) -> Any:
     assert rnd.id is not None
-    view = next((v for v in service.tables_of(get_session(), rnd.id) if v.table.number == table_number), None)
+    view = next((v for v in tables_of(get_session(), rnd.id) if v.table.number == table_number), None)
     if view is None:
         abort(404)
     return view

@@ -19,6 +19,7 @@ from .services import live as live_service
 from .services import live_log
 from .services import practice as practice_service
 from .services.live_view import CardFace, build_screen
+from .services.rounds import tables_of
 
 bp = Blueprint("replay", __name__)
 
@@ -96,7 +97,7 @@ def table(event_id: int, number: int, table: int) -> Any:
     event = load_event(event_id)
     rnd = load_round(event, number)
     assert rnd.id is not None
-    view = next((v for v in live_service.tables_of(get_session(), rnd.id) if v.table.number == table), None)
+    view = next((v for v in tables_of(get_session(), rnd.id) if v.table.number == table), None)
     if view is None:
         abort(404)
     game, log = _finished_table(view.table)

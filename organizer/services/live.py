@@ -101,7 +101,7 @@ def seat_context(session: Session, token: str, recent_ok: bool = False) -> SeatC
     within that time. Its objects are shared between threads and never changed."""
     if not token or len(token) > 64:
         return None
-    key = (str(session.get_bind().url), token)
+    key = (str(session.get_bind().engine.url), token)
     now = time.monotonic()
     if recent_ok:
         with _CONTEXTS_LOCK:
@@ -248,7 +248,8 @@ def load_state(session: Session, table: GameTable, fresh: bool = False) -> live_
         return cached
     stored = live_log.read_log(session, GameTable, table.id)
     assert stored is not None
-    return _loader(session, table)(stored)
+    replayed: live_log.Replayed = _loader(session, table)(stored)
+    return replayed
 
 
 def _timed_out(event: Event) -> Any:
@@ -275,7 +276,7 @@ def settle(session: Session, event: Event, rnd: Round, view: TableView, fresh: b
                                        game_of(table).seed, _timed_out(event))
         if settled is not None:
             replayed = settled
-            live_poll.board_for(session.get_bind()).changed(table.id, settled.version)  # type: ignore[arg-type]
+            live_poll.board_for(session.get_bind().engine).changed(table.id, settled.version)
     if replayed.state.is_terminal():
         record_result(session, event, rnd, view, replayed)
     return replayed
@@ -292,7 +293,7 @@ def act(session: Session, ctx: SeatContext, action_text: str, nonce: str, stamp:
     applied = live_log.submit(session, GameTable, table.id, _loader(session, table), ctx.position, action_text, nonce, stamp,
                               seat_players(ctx.view), game_of(table).seed)
     if applied.changed:
-        live_poll.board_for(session.get_bind()).changed(table.id, applied.replayed.version)  # type: ignore[arg-type]
+        live_poll.board_for(session.get_bind().engine).changed(table.id, applied.replayed.version)
     if applied.replayed.state.is_terminal():
         record_result(session, ctx.event, ctx.round, ctx.view, applied.replayed)
     return applied

@@ -89,7 +89,7 @@ CacheKey = tuple[str, str, int]
 
 
 def cache_key(session: Session, kind: str, row_id: int) -> CacheKey:
-    return (str(session.get_bind().url), kind, row_id)
+    return (str(session.get_bind().engine.url), kind, row_id)
 
 
 class ReplayCache:

@@ -13,6 +13,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Engine, bindparam, create_engine, text
 from sqlalchemy.exc import DBAPIError
@@ -55,11 +56,11 @@ class VersionBoard:
         self.refreshed = 0.0
         self.refreshing = False
 
-    def _query(self, statement: object, params: dict[str, object]) -> list[tuple[object, ...]]:
+    def _query(self, statement: Any, params: dict[str, Any]) -> list[Any]:
         for attempt in (1, 2):
             try:
                 with self.engine.connect() as connection:
-                    return [tuple(row) for row in connection.execute(statement, params)]  # type: ignore[call-overload]
+                    return list(connection.execute(statement, params))
             except DBAPIError as error:
                 if attempt == 2 or not error.connection_invalidated:
                     raise
@@ -74,12 +75,12 @@ class VersionBoard:
             rows = self._query(_BY_TOKEN, {"token": token})
             if not rows:
                 return None
-            version, timer, table_id = int(rows[0][0]), rows[0][1], int(rows[0][2])  # type: ignore[arg-type]
+            version, timer, table_id = int(rows[0][0]), rows[0][1], int(rows[0][2])
             with self.lock:
                 self.tokens[token] = table_id
-                self.tables[table_id] = (version, timer)  # type: ignore[assignment]
+                self.tables[table_id] = (version, timer)
                 self.polled[table_id] = now
-            return PollInfo(version, timer, table_id)  # type: ignore[arg-type]
+            return PollInfo(version, timer, table_id)
         self.polled[table_id] = now
         if now - self.refreshed > REFRESH_SECONDS:
             self._refresh(now)
@@ -97,9 +98,9 @@ class VersionBoard:
             ids = [table for table, at in self.polled.items() if now - at <= IDLE_SECONDS]
         try:
             rows = self._query(_BY_TABLES, {"ids": ids}) if ids else []
-            fresh = {int(row[0]): (int(row[1]), row[2]) for row in rows}  # type: ignore[call-overload]
+            fresh: dict[int, tuple[int, int | None]] = {int(row[0]): (int(row[1]), row[2]) for row in rows}
             with self.lock:
-                self.tables = fresh  # type: ignore[assignment]
+                self.tables = fresh
                 self.polled = {table: at for table, at in self.polled.items() if table in fresh}
                 self.tokens = {token: table for token, table in self.tokens.items() if table in fresh}
                 self.refreshed = time.monotonic()

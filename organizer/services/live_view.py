@@ -176,7 +176,7 @@ def build_screen(view: dict[str, Any], path_species: str = "", hands: list[list[
         if view["terminal"]:
             screen.headline = "The game is over."
         else:
-            actor = view.get("turn")
+            actor = int(view["turn"])
             mine = actor == viewer
             words = {"draw1": "draw a first card", "draw2": "draw a second card", "play": "play a card",
                      "discard": "discard a card", "give": "give Q a card"}.get(phase, phase)

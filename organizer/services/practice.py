@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from sqlmodel import Session, select
+from sqlalchemy import select as sa_select
+from sqlalchemy import update
+from sqlmodel import Session, col, select
 
 from engine import Edition, Game, GameSetupError
 from engine.bots import BOTS
@@ -104,7 +106,7 @@ def seat_players(practice: PracticeGame) -> list[str | None]:
     return [None if kind in (HUMAN, "q") else kind for kind in practice.seat_kinds]
 
 
-def _loader(session: Session, practice: PracticeGame) -> live_log.Callable[[live_log.StoredLog], live_log.Replayed]:
+def _loader(session: Session, practice: PracticeGame) -> Callable[[live_log.StoredLog], live_log.Replayed]:
     game = game_of(practice)
     started = practice.created_at.timestamp()
     assert practice.id is not None
@@ -136,8 +138,7 @@ def act(session: Session, practice: PracticeGame, action_text: str, nonce: str, 
     applied = live_log.submit(session, PracticeGame, practice.id, _loader(session, practice), 0, action_text, nonce, stamp,
                               seat_players(practice), game_of(practice).seed)
     if applied.changed:
-        session.execute(live_log.update(PracticeGame).where(PracticeGame.id == practice.id)  # type: ignore[arg-type]
-                        .values(updated_at=utcnow()))
+        session.execute(update(PracticeGame).where(col(PracticeGame.id) == practice.id).values(updated_at=utcnow()))
         session.commit()
     return applied
 
@@ -145,7 +146,7 @@ def act(session: Session, practice: PracticeGame, action_text: str, nonce: str, 
 def version_of(session: Session, token: str) -> int | None:
     if not token or len(token) > 64:
         return None
-    row = session.execute(live_log.select(PracticeGame.log_version).where(PracticeGame.token == token)).first()  # type: ignore[call-overload]
+    row = session.execute(sa_select(PracticeGame.log_version).where(col(PracticeGame.token) == token)).first()  # type: ignore[call-overload]
     return None if row is None else int(row[0])
 
 
