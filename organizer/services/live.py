@@ -22,7 +22,7 @@ from engine import Edition, Game, GameSetupError, ScoreCase
 from engine.scoring import Seat as ScoringSeat
 
 from ..models import AuditEntry, Event, GameTable, Player, Result, Round, Seat
-from . import live_log, live_poll
+from . import live_log
 from . import results as results_service
 from .errors import InputError
 from .rounds import SeatView, TableView, tables_of
@@ -276,7 +276,6 @@ def settle(session: Session, event: Event, rnd: Round, view: TableView, fresh: b
                                        game_of(table).seed, _timed_out(event))
         if settled is not None:
             replayed = settled
-            live_poll.board_for(session.get_bind().engine).changed(table.id, settled.version)
     if replayed.state.is_terminal():
         record_result(session, event, rnd, view, replayed)
     return replayed
@@ -292,8 +291,6 @@ def act(session: Session, ctx: SeatContext, action_text: str, nonce: str, stamp:
         raise live_log.ActionRefused("A bot plays this seat now; ask the organizer to give it back to you.")
     applied = live_log.submit(session, GameTable, table.id, _loader(session, table), ctx.position, action_text, nonce, stamp,
                               seat_players(ctx.view), game_of(table).seed)
-    if applied.changed:
-        live_poll.board_for(session.get_bind().engine).changed(table.id, applied.replayed.version)
     if applied.replayed.state.is_terminal():
         record_result(session, ctx.event, ctx.round, ctx.view, applied.replayed)
     return applied
