@@ -15,7 +15,7 @@ own session and CSRF token, loop like a judge correcting a result: open the resu
 its htmx fragment). Every response is checked (status and content); anything else is an error.
 
 Reported per endpoint: requests, throughput, p50/p95/p99 latency, errors. ``--write`` puts the
-figures into docs/benchmarks.md (section "Organizer pages under load")."""
+figures into docs/benchmarks.md (section "Organizer pages under load", one per database)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ from organizer.models import Player, Round  # noqa: E402
 from organizer.services import accounts, events, results, rounds  # noqa: E402
 
 PASSWORD = "benchmark password"
-SECTION = "## Organizer pages under load (bench/bench_organizer_pages.py)"
+SECTION = "## Organizer pages under load (bench/bench_organizer_pages.py), {backend}"
 
 
 def free_port() -> int:
@@ -121,6 +121,10 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def plain_text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())[-300:]
+
+
 def csrf_token(html: str) -> str:
     match = re.search(r'name="csrf_token" value="([^"]+)"', html)
     if not match:
@@ -133,12 +137,15 @@ class Recorder:
         self.lock = threading.Lock()
         self.times: dict[str, list[float]] = {}
         self.errors: dict[str, int] = {}
+        self.samples: list[str] = []
 
-    def record(self, name: str, seconds: float, ok: bool) -> None:
+    def record(self, name: str, seconds: float, ok: bool, detail: str = "") -> None:
         with self.lock:
             self.times.setdefault(name, []).append(seconds)
             if not ok:
                 self.errors[name] = self.errors.get(name, 0) + 1
+                if len(self.samples) < 5:
+                    self.samples.append(f"{name}: {detail}")
 
 
 def tablet(client: Client, event_id: int, table: int, stop: float, recorder: Recorder) -> None:
@@ -146,7 +153,8 @@ def tablet(client: Client, event_id: int, table: int, stop: float, recorder: Rec
     while time.monotonic() < stop:
         started = time.perf_counter()
         status, page = client.get(path + "?edit=1")
-        recorder.record("GET result-entry form", time.perf_counter() - started, status == 200 and 'name="points_' in page)
+        recorder.record("GET result-entry form", time.perf_counter() - started, status == 200 and 'name="points_' in page,
+                        f"{status} {plain_text(page)}")
         version = re.search(r'name="version" value="(\d+)"', page)
         seats = re.findall(r'name="points_(\d+)"', page)
         if not version or not seats:
@@ -156,9 +164,10 @@ def tablet(client: Client, event_id: int, table: int, stop: float, recorder: Rec
             form[f"points_{seat}"] = str(30 + (position * 7 + int(version.group(1))) % 40)
             form[f"species_{seat}"] = "5"
         started = time.perf_counter()
-        status, _ = client.post(path + "/result", form, htmx=True)
+        status, reply = client.post(path + "/result", form, htmx=True)
         # 200 with HX-Redirect is the saved correction; 409 would mean someone else wrote first.
-        recorder.record("POST result (correction)", time.perf_counter() - started, status == 200)
+        recorder.record("POST result (correction)", time.perf_counter() - started, status == 200,
+                        f"{status} {plain_text(reply)}")
 
 
 def viewer(client: Client, event_id: int, stop: float, recorder: Recorder) -> None:
@@ -170,6 +179,24 @@ def viewer(client: Client, event_id: int, stop: float, recorder: Recorder) -> No
         status, page = client.get(f"/events/{event_id}/standings", htmx=True)
         recorder.record("GET standings fragment (htmx)", time.perf_counter() - started,
                         status == 200 and page.lstrip().startswith('<section class="card" id="standings">'))
+
+
+def server_cpu_seconds(master: int) -> float:
+    """CPU time used so far by the server's master and worker processes (Linux /proc): a figure
+    that other load on a shared machine does not inflate the way it inflates wall-clock latency."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(entry.name), int(fields[1])
+        if pid == master or ppid == master:
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -187,6 +214,7 @@ def main() -> None:
     parser.add_argument("--database-url", default="")
     parser.add_argument("--sqlite-wal", action="store_true", help="run the server with ORGANIZER_SQLITE_WAL=1")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--server-log", default=os.devnull, help="where the server's output goes")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -198,7 +226,8 @@ def main() -> None:
             env["ORGANIZER_SQLITE_WAL"] = "1"
         gunicorn = Path(sys.executable).parent / "gunicorn"
         command = [str(gunicorn), "--preload", "-w", str(args.workers), "-b", f"127.0.0.1:{port}", "organizer:create_app()"]
-        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        log = open(args.server_log, "w")
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             base = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 30
@@ -218,15 +247,22 @@ def main() -> None:
                        for i in range(tablet_count)]
             threads += [threading.Thread(target=viewer, args=(clients[tablet_count + i], event_id, stop, recorder))
                         for i in range(args.viewers)]
+            cpu_before = server_cpu_seconds(server.pid)
             started = time.perf_counter()
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
             elapsed = time.perf_counter() - started
+            cpu_used = server_cpu_seconds(server.pid) - cpu_before
         finally:
             server.terminate()
-            server.wait(timeout=10)
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            log.close()
 
     backend = "PostgreSQL" if url.startswith("postgres") else ("SQLite (WAL)" if args.sqlite_wal else "SQLite")
     load = os.getloadavg()[0]
@@ -243,19 +279,24 @@ def main() -> None:
         lines.append(f"| {name} | {len(values)} | {len(values) / elapsed:.1f} | {statistics.median(values) * 1000:.1f} | "
                      f"{percentile(values, 0.95) * 1000:.1f} | {percentile(values, 0.99) * 1000:.1f} | "
                      f"{recorder.errors.get(name, 0)} |")
+    total = sum(len(values) for values in recorder.times.values())
+    lines += ["", f"Server CPU time: {cpu_used:.1f} s for {total} requests = {cpu_used / max(total, 1) * 1000:.1f} ms "
+                  "per request (all endpoints together; the steadier figure on a shared machine)."]
     report = "\n".join(lines)
     print(report)
+    for sample in recorder.samples:
+        print("error:", sample, file=sys.stderr)
     if args.write:
-        write_section(report)
+        write_section(SECTION.format(backend=backend), report)
 
 
-def write_section(report: str) -> None:
+def write_section(heading: str, report: str) -> None:
     target = ROOT / "docs" / "benchmarks.md"
     text = target.read_text() if target.exists() else "# Benchmarks\n"
-    body = f"{SECTION}\n\n{report}\n"
-    if SECTION in text:
-        start = text.index(SECTION)
-        following = text.find("\n## ", start + len(SECTION))
+    body = f"{heading}\n\n{report}\n"
+    if heading in text:
+        start = text.index(heading)
+        following = text.find("\n## ", start + len(heading))
         text = text[:start] + body + (text[following + 1:] if following != -1 else "")
     else:
         text = text.rstrip("\n") + "\n\n" + body

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +85,18 @@ def init_app(app: Flask) -> None:
     app.extensions["db_engine"] = engine
     if app.config.get("AUTO_MIGRATE", True):
         upgrade_database(engine)
+    # gunicorn --preload builds the app (and migrates) before forking its workers: a pooled
+    # connection inherited by several processes would interleave their traffic on one socket.
+    # Close the master's connections now, and let each child drop whatever it inherited.
+    engine.dispose()
+    engine_ref = weakref.ref(engine)
+
+    def forget_inherited_connections() -> None:
+        inherited = engine_ref()
+        if inherited is not None:
+            inherited.dispose(close=False)
+
+    os.register_at_fork(after_in_child=forget_inherited_connections)
     app.teardown_appcontext(_close_session)
 
 

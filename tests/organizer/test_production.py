@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -40,6 +41,25 @@ def test_gunicorn_serves_the_app(database_url: str, tmp_path: Path) -> None:
                 time.sleep(0.2)
         assert "Create account and sign in" in body or "Sign in" in body
         assert (tmp_path / "instance" / "secret_key").exists()
+        # Workers forked from the preloaded app must not share its database connections:
+        # many requests at once, each reading the database, all answered properly.
+        statuses: list[int] = []
+
+        def fetch() -> None:
+            for _ in range(10):
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/first-run", timeout=30) as response:
+                    statuses.append(response.status)
+
+        threads = [threading.Thread(target=fetch) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert statuses == [200] * 60
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
