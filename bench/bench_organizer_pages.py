@@ -297,7 +297,7 @@ def write_section(heading: str, report: str) -> None:
     if heading in text:
         start = text.index(heading)
         following = text.find("\n## ", start + len(heading))
-        text = text[:start] + body + (text[following + 1:] if following != -1 else "")
+        text = text[:start] + body + ("\n" + text[following + 1:] if following != -1 else "")
     else:
         text = text.rstrip("\n") + "\n\n" + body
     target.write_text(text)
