@@ -25,6 +25,13 @@ from .services.rounds import tables_of
 bp = Blueprint("live", __name__)
 
 
+@bp.record_once
+def _install_fast_poll(state: Any) -> None:
+    from .live_fastpoll import install
+
+    install(state.app)
+
+
 @bp.app_template_global("seat_qr_svg")
 def seat_qr_svg(token: str) -> Any:
     """The QR code of a seat's private link (for the table's page)."""

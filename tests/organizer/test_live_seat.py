@@ -293,3 +293,17 @@ def test_qr_code_scans_back_to_the_seat_link() -> None:
 
     svg = str(qr_svg(url))
     assert svg.startswith('<svg class="qr"') and url in svg
+
+
+def test_unchanged_poll_is_answered_before_flask_with_the_same_headers(sqlite_app: Flask, sqlite_session: Session) -> None:
+    _, _, views = live_round(sqlite_session, 2, "draft", table_size=2)
+    seat = seat_clients(sqlite_app, views[0])[0]
+    html = seat.page()
+    version = html.split('data-version="')[1].split('"')[0]
+    fast = seat.client.get(f"{seat.url}/changed?since={version}")
+    slow = seat.client.get(f"{seat.url}/changed?since={version}&card=")  # not the fast path's shape
+    assert fast.status_code == slow.status_code == 204 and fast.data == b""
+    for header in ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Cache-Control",
+                   "Referrer-Policy"):
+        assert fast.headers[header] == slow.headers[header]
+    assert seat.client.get("/play/nope/changed?since=1").status_code == 404
