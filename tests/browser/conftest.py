@@ -78,9 +78,13 @@ def new_device(browser: Browser) -> Iterator[Any]:
 
 
 def shot(page: Page, name: str) -> Path:
-    """A full-page screenshot named after the page and the device width."""
-    path = SCREENSHOTS / f"{name}-{page.viewport_size['width'] if page.viewport_size else 0}.png"
+    """A full-page screenshot named after the page and the device width; the page must fit the
+    screen's width (wide tables scroll inside their own box, the page never sideways)."""
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    path = SCREENSHOTS / f"{name}-{width}.png"
     page.screenshot(path=str(path), full_page=True)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"{name} at {width} px is {overflow} px wider than the screen"
     return path
 
 
@@ -88,10 +92,13 @@ def no_js_errors(page: Page) -> None:
     # The console's bare "Failed to load resource" also covers Chromium's own /favicon.ico probe
     # on pages without an icon link; a 404 of the page's own requests is listed with its address.
     # htmx logs a poll it aborted on purpose (hx-sync: a tap replaces the poll in flight) as an
-    # error, with its afterRequest; that is the design working, not a fault.
+    # error, with its afterRequest; a 422 is a refusal shown on the screen (a tap on a screen the
+    # poll had just replaced, say). Both are the design working, not a fault.
+    expected = ("Failed to load resource: the server responded with a status of 404",
+                "Failed to load resource: the server responded with a status of 422",
+                "htmx:sendAbort", "htmx:afterRequest", "htmx:responseError")
     errors = [e for e in page.js_errors  # type: ignore[attr-defined]
-              if "favicon" not in e and not e.startswith("Failed to load resource: the server responded with a status of 404")
-              and not e.startswith(("htmx:sendAbort", "htmx:afterRequest"))]
+              if "favicon" not in e and not e.startswith(expected)]
     assert not errors, f"JavaScript errors on {page.url}: {errors}"
 
 

@@ -113,7 +113,7 @@ def test_repeated_kills_at_random_moments_never_corrupt(servers: Callable[..., S
     import threading
 
     rng = random.Random(6)
-    for attempt in range(3):
+    for attempt in range(2):
         server = servers()
         client = signed_in(server)
         stop = threading.Event()

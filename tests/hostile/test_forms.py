@@ -71,7 +71,7 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "players.check_in": {"checked_in": "0"}, "players.drop": {"dropped": "1"},
         "players.fixed_table": {"fixed_table": "2"}, "players.remove": {},
         "rounds.propose": {"seed": "7"}, "rounds.swap": {"first": "1", "second": "5"},
-        "rounds.publish": {}, "rounds.discard": {}, "rounds.close": {},
+        "rounds.publish": {}, "rounds.discard": {}, "rounds.close": {}, "rounds.reopen": {},
         "tables.enter": totals, "tables.enter#scorepad": scorepad,
         "tables.confirm": {"seat": str(seats[2][0]), "version": "1"},
         "tables.dispute": {"note": "Ada's Oak was 12", "version": "1"},
