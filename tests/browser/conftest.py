@@ -43,7 +43,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API allows one running instance per thread, and
+# tests/organizer/test_browser.py starts its own after this package is done.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     SCREENSHOTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
