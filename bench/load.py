@@ -1,13 +1,14 @@
 """Load: the organizer's pages under concurrent use, then the live-table benchmark, in one run.
 
-Run: .venv/bin/python bench/load.py [--tablets 24] [--viewers 8] [--seconds 20] [--workers 4]
-     [--threads 1] [--database-url postgresql+psycopg://...] [--skip-live] [-- <bench_live.py options>]
+Run: .venv/bin/python bench/load.py [--tablets 24] [--viewers 8] [--seconds 20] [--gthread]
+     [--workers W] [--threads T] [--database-url postgresql+psycopg://...] [--skip-live]
+     [-- <bench_live.py options>]
 
 1. A fresh database (SQLite in a temporary directory, or ``--database-url``, emptied first!)
    holds an event of ``4 x tablets`` players, round 1 published at 4-player tables, and a
    finished earlier round, so the standings have real work to do.
-2. The production server as the README documents it (``gunicorn --preload -w W``) on a loopback
-   port.
+2. The production server as the README documents it on a loopback port: ``gunicorn --preload
+   -w 4``, or with ``--gthread`` the live-table configuration ``-c python:organizer.live_gunicorn``.
 3. For ``--seconds``: every tablet (one per table, signed in as a judge, its own keep-alive
    connection) loops over what a table does: open its table page, save a corrected result
    (totals, with the version it read, as the form posts it), open the standings. Every viewer
@@ -220,8 +221,13 @@ def organizer_load(args: argparse.Namespace) -> str:
         port = free_port()
         env = {**os.environ, "DATABASE_URL": database_url, "ORGANIZER_INSTANCE_PATH": str(workdir / "instance")}
         gunicorn = Path(sys.executable).parent / "gunicorn"
-        command = [str(gunicorn), "--preload", "-w", str(args.workers), "--threads", str(args.threads),
-                   "-b", f"127.0.0.1:{port}", "--log-level", "warning", "organizer:create_app()"]
+        if args.gthread:  # the README's server for live tables: its config file, overridable
+            command = [str(gunicorn), "-c", "python:organizer.live_gunicorn"]
+            command += ["-w", str(args.workers)] if args.workers else []
+            command += ["--threads", str(args.threads)] if args.threads else []
+        else:
+            command = [str(gunicorn), "--preload", "-w", str(args.workers or 4), "--threads", str(args.threads or 1)]
+        command += ["-b", f"127.0.0.1:{port}", "--log-level", "warning", "organizer:create_app()"]
         server = subprocess.Popen(command, cwd=ROOT, env=env)
         try:
             deadline = time.monotonic() + 30
@@ -260,9 +266,10 @@ def organizer_load(args: argparse.Namespace) -> str:
 
     backend = "PostgreSQL" if args.database_url.startswith("postgres") else "SQLite"
     load = os.getloadavg()[0]
+    server_text = " ".join(command[1:command.index("-b")])
     lines = [f"Organizer pages under concurrent use: {args.tablets} tablets (one per table: table page, save "
              f"result, standings) + {args.viewers} standings/projector viewers, closed loop, {elapsed:.0f} s, "
-             f"gunicorn -w {args.workers} --threads {args.threads}, {backend}, {args.tablets * 4} players, "
+             f"gunicorn {server_text}, {backend}, {args.tablets * 4} players, "
              f"{platform.machine()} x {os.cpu_count()} cores (load average {load:.1f} at the end), load generator on "
              f"the same machine.", "",
              "| page | requests | per second | p50 ms | p95 ms | p99 ms | errors |", "|---|---|---|---|---|---|---|"]
@@ -295,8 +302,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tablets", type=int, default=24, help="tables entering results (one tablet each)")
     parser.add_argument("--viewers", type=int, default=8, help="clients reading standings and the projector")
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (the README's -w 4)")
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=0, help="gunicorn workers (default: the README's -w 4, "
+                        "or the config file's with --gthread)")
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--gthread", action="store_true",
+                        help="serve with the README's live-table config (-c python:organizer.live_gunicorn)")
     parser.add_argument("--database-url", default="", help="PostgreSQL to use (emptied first!); default SQLite")
     parser.add_argument("--skip-live", action="store_true", help="only the organizer pages")
     args = parser.parse_args(argv)
