@@ -486,7 +486,7 @@ def main() -> None:
         command = "bench/bench_live.py " + " ".join(a for a in sys.argv[1:] if a != "--write")
         command = re.sub(r"--database-url \S+", "--database-url postgresql+psycopg://…", command)
         with (ROOT / "docs" / "benchmarks.md").open("a") as out:
-            out.write(f"\n## Live tables on {database} (bench/bench_live.py)\n\n`.venv/bin/python {command}` "
+            out.write(f"\n## Live tables on {database}, {args.pickers} tables picking (bench/bench_live.py)\n\n`.venv/bin/python {command}` "
                       f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). Latency is measured by the load "
                       "generator from sending a request to the last byte of its answer, on one keep-alive "
                       "connection per seat; the load generator runs on the same 2 cores.\n\n")
