@@ -5,7 +5,8 @@
 1. 1,000 players at 4-player tables, round 6, after five simulated rounds (each seated by the
    same code, results drawn from hidden skills, standings recomputed between rounds): time,
    repeated pairs (0 is the optimum whenever reached), rank spread against its lower bound.
-2. Small events (8, 12 and 16 players) over several rounds: repeats against an exhaustive search.
+2. Small events (8, 12 and 16 players) over several rounds: repeats against an exhaustive search;
+   10 to 12 players: repeats and spread together against every possible grouping.
 3. Standings for 500 players after 8 rounds.
 
 Timings are wall-clock and CPU (process) seconds; the machine may be shared, so CPU is the
@@ -20,7 +21,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -121,6 +122,54 @@ def fewest_repeats_possible(
     return best[0]
 
 
+def groupings(items: list[int], sizes: list[int]) -> Iterator[list[list[int]]]:
+    """Every split of `items` into tables of the given sizes (as a multiset)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for size in sorted(set(sizes), reverse=True):
+        left = list(sizes)
+        left.remove(size)
+        for others in itertools.combinations(rest, size - 1):
+            remaining = [x for x in rest if x not in others]
+            for tail in groupings(remaining, left):
+                yield [[first, *others], *tail]
+
+
+def bench_spread(events: int) -> None:
+    print("== Spread against exhaustive search (random ranks and history)")
+    for count, preferred in ((10, 3), (11, 4), (12, 4)):
+        exact = checked = 0
+        gaps = []
+        for seed in range(events):
+            rng = random.Random(seed)
+            ranks = list(range(count))
+            rng.shuffle(ranks)
+            players = [SeatingPlayer(i, ranks[i]) for i in range(count)]
+            history = SeatingHistory()
+            for _ in range(rng.randint(1, 3)):
+                shuffled = list(range(count))
+                rng.shuffle(shuffled)
+                start = 0
+                for size in table_sizes(count, preferred):
+                    history.add_table(shuffled[start:start + size])
+                    start += size
+            rank_of = {p.id: p.rank for p in players}
+            tables = propose_seating(players, 4, preferred, seed, history)
+            ours = (len(repeated_pairs(tables, history)), rank_spread(tables, rank_of))
+            best = min(
+                (len(repeated_pairs(g, history)), rank_spread(g, rank_of))
+                for g in groupings(list(range(count)), [len(t) for t in tables])
+            )
+            checked += 1
+            exact += ours == best
+            if ours != best:
+                gaps.append(f"{ours} vs {best}")
+        print(f"   {count} players at {preferred}-tables: (repeats, spread) equal to the exhaustive best in "
+              f"{exact} of {checked} events" + (f"; otherwise {', '.join(gaps)}" if gaps else ""))
+
+
 def bench_large(count: int, rounds: int, seed: int, repeat: int) -> None:
     print(f"== Seating {count} players at 4-player tables, round {rounds + 1} "
           f"(history of {rounds} simulated rounds, seed {seed})")
@@ -191,10 +240,12 @@ def main() -> None:
     if args.quick:
         bench_large(200, 5, 11, 1)
         bench_small(2)
+        bench_spread(5)
         bench_standings(100, 8, 1)
     else:
         bench_large(1000, 5, 11, 5)
         bench_small(10)
+        bench_spread(40)
         bench_standings(500, 8, 5)
 
 
