@@ -316,7 +316,8 @@ def test_smaller_tables_go_to_the_bottom_of_the_standings() -> None:
 
 
 def test_repeat_avoidance_keeps_the_spread_small() -> None:
-    # Top four met last round; the fix must not scatter the field: one swap each way suffices.
+    # The top four met last round and so did the bottom four: every split repeats, and the
+    # fewest repeats (two from each half at each table) must not scatter the ranks.
     players = players_ranked(8)
     history = SeatingHistory.from_tables([[100, 101, 102, 103], [104, 105, 106, 107]])
     tables = propose_seating(players, 2, 4, 3, history)
