@@ -307,3 +307,26 @@ def test_unchanged_poll_is_answered_before_flask_with_the_same_headers(sqlite_ap
                    "Referrer-Policy"):
         assert fast.headers[header] == slow.headers[header]
     assert seat.client.get("/play/nope/changed?since=1").status_code == 404
+
+
+def test_paper_tables_stay_off_the_devices_until_the_organizer_moves_them(sqlite_app: Flask,
+                                                                          sqlite_session: Session) -> None:
+    event, _, views = live_round(sqlite_session, 4, "standard", table_size=2)
+    accounts.create_organizer(sqlite_session, "Tess", PASSWORD)
+    client = sqlite_app.test_client()
+    sign_in(client)
+    first, second = views
+    assert client.get(f"/play/{first.seats[0].seat.token}").status_code == 404  # played on paper
+    page = client.get(f"/events/{event.id}/rounds/1/live")
+    assert page.text.count("Play it on the players' devices") == 2
+    # a table with a result stays on paper
+    client.post(f"/events/{event.id}/rounds/1/tables/2/result", data={
+        "mode": "totals", "version": "0", **{f"points_{s.seat.id}": "40" for s in second.seats},
+        **{f"species_{s.seat.id}": "5" for s in second.seats}})
+    refused = client.post(f"/events/{event.id}/rounds/1/live/tables/2/digital")
+    assert refused.status_code == 422 and "already has a result" in refused.text
+    moved = client.post(f"/events/{event.id}/rounds/1/live/tables/1/digital")
+    assert moved.status_code == 302
+    assert client.get(f"/play/{first.seats[0].seat.token}").status_code == 200
+    audit = [a.action for a in sqlite_session.exec(select(AuditEntry).where(AuditEntry.table_id == first.table.id)).all()]
+    assert "live.made_digital" in audit
