@@ -13,7 +13,6 @@ from sqlmodel import Session
 
 from organizer.models import GameTable
 from organizer.services import live as live_service
-from organizer.services import live_log
 
 from .conftest import make_app
 from .test_live_support import (

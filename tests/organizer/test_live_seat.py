@@ -9,15 +9,12 @@ import time
 from flask import Flask
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Event, GameTable, Result, Seat
+from organizer.models import AuditEntry, GameTable, Result, Seat
 from organizer.services import accounts
 from organizer.services import live as live_service
-from organizer.services import live_log
 
 from .conftest import HX, PASSWORD, sign_in
 from .test_live_support import (
-    NONCE,
-    SeatClient,
     assert_hides,
     cards_mentioned,
     fast_sqlite,

@@ -16,7 +16,7 @@ import pytest
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from engine import Discard, Draw, Edition, Give, Pick, Play, State, edition_species
 from engine.games import Action
