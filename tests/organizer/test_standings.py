@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from organizer.services.standings import (
     DEFAULT_TIEBREAKS,
@@ -279,3 +281,59 @@ def test_inconsistent_results_are_refused() -> None:
         compute_standings([1, 2, 3], [duel, table(2, 1, (1, 30, 5), (3, 20, 5))])
     with pytest.raises(StandingsError, match="listed twice"):
         compute_standings([1, 1], [duel])
+
+
+# --- properties ------------------------------------------------------------------------------
+
+
+@st.composite
+def events(draw: st.DrawFn) -> tuple[list[int], list[TableResult]]:
+    players = list(range(1, draw(st.integers(2, 16)) + 1))
+    results: list[TableResult] = []
+    for round_number in range(1, draw(st.integers(0, 5)) + 1):
+        order = draw(st.permutations(players))
+        position = 0
+        while len(order) - position >= 2:
+            size = min(draw(st.integers(2, 4)), len(order) - position)
+            seats = [
+                SeatResult(p, draw(st.integers(0, 6)), draw(st.integers(0, 3)))
+                for p in order[position : position + size]
+            ]
+            results.append(TableResult(len(results) + 1, round_number, seats, draw(st.booleans())))
+            position += size
+    return players, results
+
+
+@settings(max_examples=150, deadline=None)
+@given(events(), st.sampled_from(sorted(SCHEMES)))
+def test_standings_properties(event: tuple[list[int], list[TableResult]], scheme: str) -> None:
+    players, results = event
+    rows = compute_standings(players, results, scheme=scheme)
+    assert sorted(r.player_id for r in rows) == players
+    assert [r.tournament_points for r in rows] == sorted(
+        (r.tournament_points for r in rows), reverse=True
+    )
+    for place, row in enumerate(rows):
+        assert row.rank == place + 1 or (place > 0 and row.rank == rows[place - 1].rank)
+    for table in results:
+        # Every pair at a table shares one result: worth 1/(N-1) in "beaten", 1 in "placement".
+        size = len(table.seats)
+        handed_out = {"beaten": size / 2, "placement": size * (size - 1) / 2, "win": 1.0}[scheme]
+        assert sum(tournament_points(table, scheme).values()) == pytest.approx(handed_out)
+    assert sum(r.games for r in rows) == sum(len(t.seats) for t in results)
+
+
+@settings(max_examples=100, deadline=None)
+@given(events())
+def test_shared_ranks_only_for_players_level_on_every_tiebreak(
+    event: tuple[list[int], list[TableResult]],
+) -> None:
+    players, results = event
+    rows = compute_standings(players, results, DEFAULT_TIEBREAKS[:3])
+
+    def figures(row: StandingRow) -> tuple[float, int, float, int]:
+        return row.tournament_points, row.game_points, row.opponents_average, row.species_count
+
+    for before, after in zip(rows, rows[1:]):
+        assert figures(before) >= figures(after)
+        assert (before.rank == after.rank) == (figures(before) == figures(after))
