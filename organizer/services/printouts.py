@@ -29,8 +29,8 @@ from . import events as event_service
 from . import standings as standings_service
 from .errors import InputError
 from .rounds import SeatView, TableView, event_rounds, get_round, tables_of
-from .standings_schemes import SCHEMES, SeatResult, StandingsError, TableResult, beats
-from .tournament import _table_results, species_tiebreak
+from .standings_schemes import SCHEMES, SeatResult, TableResult, beats
+from .tournament import _table_results, seat_player_id, species_tiebreak
 
 #: (round number, table number) -> the absolute URL of that table's result-entry page
 TableUrl = Callable[[int, int], str]
@@ -291,21 +291,18 @@ def standings_data(session: Session, event: Event, after_round: int | None = Non
 def _report_seats(event: Event, rnd: Round, view: TableView, result: Result) -> tuple[ResultSeat, ...]:
     stored: Sequence[dict[str, Any]] = result.seats
     tie_break = species_tiebreak(event, rnd.format)
-    figures = [SeatResult(int(s["player_id"]) if s.get("player_id") is not None else -1 - i,
-                          int(s["points"]), int(s["species_count"])) for i, s in enumerate(stored)]
-    table = TableResult(view.table.id or 0, rnd.number, figures, tie_break)
-    # Tournament points as the standings count them: a bot's seat is not an opponent there.
-    people = [f for f in figures if f.player_id >= 0]
+    table_id = view.table.id or 0
+    figures = [SeatResult(seat_player_id(table_id, i, s.get("player_id")), int(s["points"]), int(s["species_count"]))
+               for i, s in enumerate(stored)]
+    table = TableResult(table_id, rnd.number, figures, tie_break)
+    # Tournament points as the standings count them (a bot in a seat is an opponent there too).
     scheme = SCHEMES.get(event.point_scheme)
-    try:
-        points = scheme.table_points(TableResult(table.table_id, rnd.number, people, tie_break)) if scheme else {}
-    except StandingsError:  # fewer than two people at the table: nothing to earn against
-        points = {}
+    points = scheme.table_points(table) if scheme else {}
     seats = []
     for index, (seat_view, figure) in enumerate(zip(view.seats, figures)):
         place = 1 + sum(1 for other in figures if other is not figure and beats(table, other, figure))
         seats.append(ResultSeat(seat=index + 1, player=_seat_name(seat_view, view.table.number), points=figure.points,
-                                tournament_points=points.get(figure.player_id, 0) if figure.player_id >= 0 else 0,
+                                tournament_points=points.get(figure.player_id, 0),
                                 place=place, species_count=figure.species_count))
     return tuple(seats)
 

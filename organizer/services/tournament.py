@@ -24,6 +24,15 @@ def species_tiebreak(event: Event, round_format: str) -> bool:
     return event.edition == "2018" or round_format == "draft"
 
 
+def seat_player_id(table_id: int, position: int, player_id: Any) -> int:
+    """The id a seat's result counts under. A bot put into an empty or abandoned seat has no
+    player, yet the people at its table played against it: it counts as an opponent beaten or lost
+    to, under an id of its own (negative, one per table and seat) that no standings row shows."""
+    if player_id is not None:
+        return int(player_id)
+    return -(table_id * 8 + position + 1)
+
+
 def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]:
     from . import standings
 
@@ -43,9 +52,10 @@ def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]
             continue
         if result.status != "confirmed":
             unconfirmed += 1
-        seats = [standings.SeatResult(int(s["player_id"]), int(s["points"]), int(s["species_count"]))
-                 for s in result.seats if s.get("player_id") is not None]
         assert table.id is not None
+        seats = [standings.SeatResult(seat_player_id(table.id, i, s.get("player_id")), int(s["points"]),
+                                      int(s["species_count"]))
+                 for i, s in enumerate(result.seats)]
         results.append(standings.TableResult(table.id, rnd.number, seats, species_tiebreak(event, rnd.format)))
     return results, unconfirmed, disputed
 

@@ -3,6 +3,8 @@ database, read back as a person would (text, QR codes), and every refusal a page
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import random
 import re
 from dataclasses import dataclass
@@ -318,8 +320,9 @@ def test_bot_seat_prints_by_its_place(signed_in: FlaskClient, played: Setup, ses
     assert bot_table.seats is not None
     assert [(s.player, s.place) for s in bot_table.seats] == [
         (view.seats[0].player.name, 2), ("Bot (table 3, seat 2)", 1), (view.seats[2].player.name, 3)]  # type: ignore[union-attr]
-    # tournament points as the standings count them: the bot is no opponent, so 30 beats 20 for a whole win
-    assert [s.tournament_points for s in bot_table.seats] == [1, 0, 0]
+    # tournament points as the standings count them: the bot is an opponent like any other, so 30
+    # beats 20 and loses to the bot's 40 for half a win
+    assert [s.tournament_points for s in bot_table.seats] == [Fraction(1, 2), 1, 0]
     assert "Bot (table 3, seat 2)" in all_text(pdf_of(signed_in.get(f"/events/{played.event.id}/report.pdf")))
 
 
