@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -42,15 +43,40 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
     app.extensions["db_engine"].dispose()
 
 
+class BrowserThread:
+    """Chromium driven from one thread of its own: Playwright's sync API refuses to start where
+    another suite's Playwright (tests/browser) still holds the main thread's event loop, and its
+    objects must stay in the thread that made them. Each scenario runs there; its assertion
+    errors come back to the test."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chromium")
+        self.pool.submit(self._start).result()
+
+    def _start(self) -> None:
+        self.playwright = playwright_api.sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+
+    def run(self, scenario: Callable[[Any], None]) -> None:
+        self.pool.submit(scenario, self.browser).result()
+
+    def close(self) -> None:
+        def stop() -> None:
+            self.browser.close()
+            self.playwright.stop()
+
+        self.pool.submit(stop).result()
+        self.pool.shutdown()
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+def browser() -> Iterator[BrowserThread]:
+    chromium = BrowserThread()
+    yield chromium
+    chromium.close()
 
 
-def signed_in_page(browser: Any, base: str, viewport: tuple[int, int]) -> tuple[Any, list[str]]:
+def signed_in_page(browser: BrowserThread, base: str, viewport: tuple[int, int]) -> tuple[Any, list[str]]:
     page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     problems: list[str] = []
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
@@ -64,75 +90,87 @@ def signed_in_page(browser: Any, base: str, viewport: tuple[int, int]) -> tuple[
 
 
 @pytest.mark.parametrize("device", list(VIEWPORTS))
-def test_pages_fit_the_screen_with_large_touch_targets(server: tuple[str, Any], browser: Any, device: str) -> None:
-    base, _ = server
-    page, problems = signed_in_page(browser, base, VIEWPORTS[device])
-    for path in PAGES:
-        page.goto(base + path)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= VIEWPORTS[device][0], f"{path} scrolls sideways on the {device}: {width}px"
-        small = page.evaluate("""() => [...document.querySelectorAll(
-            'main button, main .button, main input:not([type=hidden]):not([type=radio]):not([type=checkbox]), main select')]
-            .filter(e => e.offsetParent !== null && !e.closest('.audit'))
-            .filter(e => e.getBoundingClientRect().height < 40)
-            .map(e => e.outerHTML.slice(0, 80))""")
-        assert small == [], f"{path}: touch targets under 40px on the {device}: {small}"
-    assert problems == []  # no CSP violation, no script error, no missing file
-    page.close()
+def test_pages_fit_the_screen_with_large_touch_targets(server: tuple[str, Any], browser: BrowserThread, device: str) -> None:
+    def scenario(chromium: Any) -> None:
+        base, _ = server
+        page, problems = signed_in_page(chromium, base, VIEWPORTS[device])
+        for path in PAGES:
+            page.goto(base + path)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= VIEWPORTS[device][0], f"{path} scrolls sideways on the {device}: {width}px"
+            small = page.evaluate("""() => [...document.querySelectorAll(
+                'main button, main .button, main input:not([type=hidden]):not([type=radio]):not([type=checkbox]), main select')]
+                .filter(e => e.offsetParent !== null && !e.closest('.audit'))
+                .filter(e => e.getBoundingClientRect().height < 40)
+                .map(e => e.outerHTML.slice(0, 80))""")
+            assert small == [], f"{path}: touch targets under 40px on the {device}: {small}"
+        assert problems == []  # no CSP violation, no script error, no missing file
+        page.close()
+
+    browser.run(scenario)
 
 
-def test_check_in_toggle_swaps_the_row_without_reloading(server: tuple[str, Any], browser: Any) -> None:
-    base, app = server
-    page, problems = signed_in_page(browser, base, VIEWPORTS["tablet"])
-    page.goto(base + "/events/1/players")
-    page.evaluate("window.stillHere = true")
-    row = page.locator("tr", has_text="Ada Moss")
-    row.get_by_role("button", name="✓ Checked in").click()
-    row.get_by_role("button", name="Check in").wait_for()
-    assert page.evaluate("window.stillHere") is True  # swapped by htmx, not a page load
-    with Session(app.extensions["db_engine"]) as session:
-        assert session.exec(select(Player).where(Player.name == "Ada Moss")).one().checked_in is False
-    row.get_by_role("button", name="Check in").click()
-    row.get_by_role("button", name="✓ Checked in").wait_for()
-    assert problems == []
-    page.close()
+def test_check_in_toggle_swaps_the_row_without_reloading(server: tuple[str, Any], browser: BrowserThread) -> None:
+    def scenario(chromium: Any) -> None:
+        base, app = server
+        page, problems = signed_in_page(chromium, base, VIEWPORTS["tablet"])
+        page.goto(base + "/events/1/players")
+        page.evaluate("window.stillHere = true")
+        row = page.locator("tr", has_text="Ada Moss")
+        row.get_by_role("button", name="✓ Checked in").click()
+        row.get_by_role("button", name="Check in").wait_for()
+        assert page.evaluate("window.stillHere") is True  # swapped by htmx, not a page load
+        with Session(app.extensions["db_engine"]) as session:
+            assert session.exec(select(Player).where(Player.name == "Ada Moss")).one().checked_in is False
+        row.get_by_role("button", name="Check in").click()
+        row.get_by_role("button", name="✓ Checked in").wait_for()
+        assert problems == []
+        page.close()
+
+    browser.run(scenario)
 
 
-def test_scorepad_adds_up_and_saves_through_htmx(server: tuple[str, Any], browser: Any) -> None:
-    base, app = server
-    page, problems = signed_in_page(browser, base, VIEWPORTS["phone"])
-    page.goto(base + "/events/1/rounds/1/tables/3?mode=scorepad")
-    inputs = page.locator("input[data-sum]")
-    first_seat = inputs.first.get_attribute("data-sum")
-    page.locator(f"input[data-sum='{first_seat}']").nth(0).fill("7")
-    page.locator(f"input[data-sum='{first_seat}']").nth(1).fill("12")
-    assert page.locator(f"output[data-total='{first_seat}']").inner_text() == "19"
-    # An impossible score: the message appears beside the box and what was typed stays.
-    page.locator(f"input[data-sum='{first_seat}']").nth(2).fill("1")
-    for box in page.locator("input[name^='species_']").all():
-        box.fill("5")
-    page.get_by_role("button", name="Save result").click()
-    page.locator(".error", has_text="never scores 1").wait_for()
-    assert page.locator(f"input[data-sum='{first_seat}']").nth(1).input_value() == "12"
-    page.locator(f"input[data-sum='{first_seat}']").nth(2).fill("")
-    page.get_by_role("button", name="Save result").click()
-    page.locator("#stored-result").wait_for()
-    with Session(app.extensions["db_engine"]) as session:
-        stored = [r for r in session.exec(select(Result)).all() if r.entry_mode == "scorepad" and r.seats[0]["points"] == 19]
-        assert len(stored) == 1
-    # Chromium logs every 4xx answer; the 422 of the refused entry is the expected one.
-    assert [p for p in problems if "status of 422" not in p] == []
-    page.close()
+def test_scorepad_adds_up_and_saves_through_htmx(server: tuple[str, Any], browser: BrowserThread) -> None:
+    def scenario(chromium: Any) -> None:
+        base, app = server
+        page, problems = signed_in_page(chromium, base, VIEWPORTS["phone"])
+        page.goto(base + "/events/1/rounds/1/tables/3?mode=scorepad")
+        inputs = page.locator("input[data-sum]")
+        first_seat = inputs.first.get_attribute("data-sum")
+        page.locator(f"input[data-sum='{first_seat}']").nth(0).fill("7")
+        page.locator(f"input[data-sum='{first_seat}']").nth(1).fill("12")
+        assert page.locator(f"output[data-total='{first_seat}']").inner_text() == "19"
+        # An impossible score: the message appears beside the box and what was typed stays.
+        page.locator(f"input[data-sum='{first_seat}']").nth(2).fill("1")
+        for box in page.locator("input[name^='species_']").all():
+            box.fill("5")
+        page.get_by_role("button", name="Save result").click()
+        page.locator(".error", has_text="never scores 1").wait_for()
+        assert page.locator(f"input[data-sum='{first_seat}']").nth(1).input_value() == "12"
+        page.locator(f"input[data-sum='{first_seat}']").nth(2).fill("")
+        page.get_by_role("button", name="Save result").click()
+        page.locator("#stored-result").wait_for()
+        with Session(app.extensions["db_engine"]) as session:
+            stored = [r for r in session.exec(select(Result)).all() if r.entry_mode == "scorepad" and r.seats[0]["points"] == 19]
+            assert len(stored) == 1
+        # Chromium logs every 4xx answer; the 422 of the refused entry is the expected one.
+        assert [p for p in problems if "status of 422" not in p] == []
+        page.close()
+
+    browser.run(scenario)
 
 
-def test_screenshots_for_the_record(server: tuple[str, Any], browser: Any, tmp_path: Path) -> None:
+def test_screenshots_for_the_record(server: tuple[str, Any], browser: BrowserThread, tmp_path: Path) -> None:
     """Not an assertion of looks: makes sure full-page rendering works for every page (the
     files land in pytest's tmp folder for a human to look at)."""
-    base, _ = server
-    page, problems = signed_in_page(browser, base, VIEWPORTS["phone"])
-    for index, path in enumerate(PAGES):
-        page.goto(base + path)
-        page.screenshot(path=str(tmp_path / f"{index}.png"), full_page=True)
-    assert len(list(tmp_path.glob("*.png"))) == len(PAGES)
-    assert problems == []
-    page.close()
+    def scenario(chromium: Any) -> None:
+        base, _ = server
+        page, problems = signed_in_page(chromium, base, VIEWPORTS["phone"])
+        for index, path in enumerate(PAGES):
+            page.goto(base + path)
+            page.screenshot(path=str(tmp_path / f"{index}.png"), full_page=True)
+        assert len(list(tmp_path.glob("*.png"))) == len(PAGES)
+        assert problems == []
+        page.close()
+
+    browser.run(scenario)
