@@ -88,6 +88,20 @@ def stored_log(table: LiveTable) -> list[Any]:
         engine.dispose()
 
 
+def practice_state(database: Path, token: str) -> State:
+    """A practice game's state from the database file alone."""
+    from organizer.models import PracticeGame
+    from organizer.services import practice
+
+    engine = make_engine(f"sqlite:///{database}")
+    try:
+        with Session(engine) as db:
+            row = db.exec(select(PracticeGame).where(PracticeGame.token == token)).one()
+            return live_log.replay(practice.game_of(row), row.action_log, row.log_version, 0.0).state
+    finally:
+        engine.dispose()
+
+
 def round_status(database: Path) -> str:
     engine = make_engine(f"sqlite:///{database}")
     try:
@@ -106,10 +120,11 @@ class HttpSeat:
     position: int
     html: str = ""
     seen: list[str] = field(default_factory=list)
+    prefix: str = "/play"
 
     @property
     def url(self) -> str:
-        return f"/play/{self.token}"
+        return f"{self.prefix}/{self.token}"
 
     def _keep(self, reply: Reply) -> Reply:
         if reply.status == 200:

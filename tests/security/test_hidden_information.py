@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from tests.faults.harness import Client, ServerProcess
-from tests.faults.live_harness import (assert_hides, live_database, play_to_the_end, seats_for, stored_log,
-                                       true_state)
-from tests.organizer.test_live_support import cards_mentioned
+from organizer.db import make_engine, upgrade_database
+from tests.faults.live_harness import (HttpSeat, assert_hides, live_database, play_to_the_end, practice_state,
+                                       seats_for, stored_log, true_state)
+from tests.organizer.test_live_support import cards_mentioned, form_of
 
 
 @pytest.mark.parametrize(("players", "round_format"), [(3, "draft"), (2, "standard")])
@@ -59,3 +60,37 @@ def test_a_refused_pick_is_no_oracle(tmp_path: Path) -> None:
             assert_hides(seats[0], rest, state)
         assert messages[0] == messages[1], f"the refusal tells a hand from the deck: {messages}"
         assert stored_log(table) == []
+
+
+@pytest.mark.parametrize("mode", ["solo", "draft"])
+def test_a_practice_player_never_sees_the_bots_cards(tmp_path: Path, mode: str) -> None:
+    """Solo against Q (Q's hand is hidden) and a practice draft against two bots, started from
+    the public practice form and played over HTTP to the end."""
+    database = tmp_path / "practice.sqlite3"
+    engine = make_engine(f"sqlite:///{database}")
+    upgrade_database(engine)
+    engine.dispose()
+    with ServerProcess(f"sqlite:///{database}", tmp_path / "instance") as server:
+        client = Client(server.url)
+        client.get("/practice")
+        started = client.post("/practice", {"mode": mode, "edition": "2018", "name": "Pat", "players": "3",
+                                            "bot_1": "heuristic", "bot_2": "random"})
+        assert started.status == 302, started.text[:300]
+        token = started.location.rstrip("/").rsplit("/", 1)[-1]
+        seat = HttpSeat(client, token, 0, prefix="/practice")
+        seat.open()
+        rng = random.Random(mode)
+        for _ in range(500):
+            state = practice_state(database, token)
+            assert_hides(seat, seat.html, state)
+            if state.is_terminal():
+                break
+            if 0 not in state.awaited_seats():
+                assert_hides(seat, seat.poll().text, practice_state(database, token))
+                continue
+            reply = seat.act(form_of(rng.choice(state.legal_actions(0))))
+            assert reply.status == 200, reply.text[:300]
+            assert_hides(seat, reply.text, practice_state(database, token))
+        else:
+            raise AssertionError("the practice game did not end")
+        assert "Final scores" in seat.html
