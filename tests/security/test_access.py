@@ -129,3 +129,18 @@ def test_a_wrong_seat_token_learns_nothing(secure_app: Flask, ids: dict[str, str
                 body = response.get_data(as_text=True)
                 for name in DEMO_NAMES:
                     assert name not in body, f"{rule.rule} names a player for a wrong token"
+
+
+def test_no_organizer_page_changes_anything_on_a_get(secure_app: Flask, ids: dict[str, str], demo_db: Path) -> None:
+    """Only POSTs (which need the CSRF token) change data: a link, an image or a prefetch from
+    another site can make a signed-in browser GET any page, and that must change nothing."""
+    client = secure_app.test_client()
+    _sign_in(client)
+    before = snapshot(demo_db)
+    gets = list(routes(secure_app, ids, methods={"GET"}))
+    assert len(gets) >= 15
+    for route in gets:
+        for headers in ({}, {"HX-Request": "true"}):
+            response = client.get(route.path, headers=headers)
+            assert response.status_code < 500, f"{route}: {response.status_code}"
+    assert snapshot(demo_db) == before, "a GET changed the database"
