@@ -9,11 +9,14 @@ import io
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
 from tests.browser.conftest import PHONE, PROJECTOR, TABLET, no_js_errors, shot
 from tests.faults.harness import ServerProcess
+
+pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ada Moss", "Bram Oakley", "Cleo Birch", "Dev Patel", "Esme Rowan", "Finn Alder", "Gia Laurel",
            "Hugo Thorn", "Ines Maple", "Jon Hazel", "Kira Linden", "Léa Ashby"]

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
@@ -16,6 +17,8 @@ from tests.browser.conftest import PHONE, no_js_errors, shot
 from tests.faults.harness import ServerProcess
 from tests.faults.live_harness import live_database, true_state, versioned_state
 from tests.organizer.test_live_support import cards_mentioned, hidden_from
+
+pytestmark = pytest.mark.browser
 
 
 def hidden_at(states: dict[int, Any], version: int, seat: int) -> set[str]:
