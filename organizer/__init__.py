@@ -79,6 +79,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from . import prints; app.register_blueprint(prints.bp)  # PDF downloads (issue 5)
     app.register_blueprint(projector.bp)
     app.register_blueprint(exchange.bp)
+    from . import accounts
+
+    app.register_blueprint(accounts.bp)
     from . import live, practice, replay  # live tables, practice games, replays (issue 4)
     for live_bp in (live.bp, practice.bp, replay.bp):
         app.register_blueprint(live_bp)

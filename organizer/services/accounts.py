@@ -99,3 +99,17 @@ def authenticate(session: Session, name: str, password: str, client: str,
         session.delete(old)
     session.commit()
     raise SignInRefused("Wrong name or password.")
+
+
+def change_password(session: Session, organizer: Organizer, current: str, password: str, confirm: str) -> None:
+    """The organizer's own password, after proving the current one."""
+    errors: dict[str, str] = {}
+    if not check_password_hash(organizer.password_hash, current):
+        errors["current"] = "That is not your current password."
+    if len(password) < MIN_PASSWORD_LENGTH:
+        errors["new_password"] = f"Use a password of at least {MIN_PASSWORD_LENGTH} characters."
+    elif confirm != password:
+        errors["new_confirm"] = "The two passwords differ."
+    if errors:
+        raise InputError(errors)
+    set_password(session, organizer, password)

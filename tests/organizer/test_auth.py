@@ -18,7 +18,7 @@ PROTECTED_GETS = ["/", "/events/new", "/events/1", "/events/1/edit", "/events/1/
                   "/events/round-formats?rounds=2", "/events/1/rounds", "/events/1/rounds/1",
                   "/events/1/rounds/1/tables/1", "/events/1/standings", "/events/1/audit",
                   "/events/1/rounds/1/tables/1/case.json", "/events/1/projector",
-                  "/events/1/export.json", "/events/1/export.zip", "/events/1/players/1", "/events/1/players/1/edit"]
+                  "/events/1/export.json", "/events/1/export.zip", "/events/1/players/1", "/events/1/players/1/edit", "/organizers"]
 PROTECTED_POSTS = ["/events/new", "/events/1/edit", "/events/1/players", "/events/1/players/import",
                    "/events/1/players/1/check-in", "/events/1/players/1/drop",
                    "/events/1/players/1/fixed-table", "/events/1/players/1/remove", "/events/1/rounds/propose",
@@ -26,7 +26,7 @@ PROTECTED_POSTS = ["/events/new", "/events/1/edit", "/events/1/players", "/event
                    "/events/1/rounds/1/close", "/events/1/rounds/1/tables/1/result",
                    "/events/1/rounds/1/tables/1/confirm", "/events/1/rounds/1/tables/1/dispute",
                    "/events/1/rounds/1/clock", "/events/import", "/events/1/players/1/edit",
-                   "/events/1/rounds/1/tables/1/species", "/events/1/rounds/1/reopen"]
+                   "/events/1/rounds/1/tables/1/species", "/events/1/rounds/1/reopen", "/organizers", "/organizers/password"]
 
 
 def test_first_run_creates_the_first_account_and_signs_in(client: FlaskClient, session: Session) -> None:

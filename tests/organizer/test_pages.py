@@ -26,6 +26,7 @@ PAGES = {
     "/events/{id}/standings": 'id="standings"',
     "/events/{id}/audit": "<table",
     "/events/{id}/projector": 'id="projector"',
+    "/organizers": 'id="accounts-panel"',
 }
 
 
