@@ -10,6 +10,9 @@ import re
 from typing import Any
 
 import pytest
+
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
