@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, g, request, url_for
 
 from engine import Edition, edition_species
+from engine.cards import species_colour
 
 from .auth import login_required
 from .db import get_session
@@ -76,6 +77,7 @@ def _page(event: Event, rnd: Round, view: round_service.TableView, status: int =
     context.setdefault("chosen_species", list(view.table.species))
     context.setdefault("edition_species", edition_species(Edition.parse(event.edition)))
     context.setdefault("species_needed", round_service.species_needed(rnd, len(view.seats)))
+    context.setdefault("species_colours", [[species, species_colour(species)[1]] for species in view.table.species])
     return render_page("tables/show.html", "table_result.html", status, event=event, round=rnd, view=view,
                        mode=_mode(event, request.values.get("mode") or (view.result.entry_mode if view.result else None)),
                        editing=editing, form=form, confirmed_seats=confirmed_seats,
