@@ -286,6 +286,11 @@
       return { draw: draw, close: function () { panel.textContent = ""; } };
     }
 
+    var first = form.querySelector("fieldset");
+    if (first) {
+      first.parentNode.insertBefore(el("p", { class: "hint" },
+        "Or tap: + plants a card next to the others (choose the species, then the value); tap a planted card or a hand card to take it back. The text boxes follow every tap."), first);
+    }
     form.querySelectorAll("textarea[name^='arboretum_']").forEach(function (area) { editors.push(arboretumEditor(area)); });
     form.querySelectorAll("input[name^='hand_']").forEach(function (input) { editors.push(handEditor(input)); });
     redrawAll();

@@ -12,9 +12,9 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import PHONE, no_js_errors, shot
+from tests.browser.conftest import PHONE, TABLET, no_js_errors, shot
 from tests.browser.test_club_event import (first_run_and_event, import_and_check_in, seat_and_publish,
-                                           seats_of, species_of)
+                                           seats_of, sign_in, species_of)
 from tests.faults.harness import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -105,3 +105,13 @@ def test_arboretums_and_hands_entered_by_tapping(empty_server: ServerProcess, ne
     expect(stored.locator("tr", has_text=names[0]).first.locator("td.num strong")).to_have_text("0")
     shot(page, "12-assistant-scored")
     no_js_errors(page)
+
+    # Correcting it on a tablet: the stored cards are drawn back on the grid from the text.
+    tablet = new_device(TABLET)
+    sign_in(tablet, base)
+    tablet.goto(f"{base}/events/{event}/rounds/1/tables/1?mode=assistant&edit=1")
+    second = tablet.locator("#result-form fieldset").nth(1)
+    expect(second.get_by_role("button", name=f"{s[0]} 5 at 0,1", exact=True)).to_be_visible()
+    expect(second.get_by_role("button", name=f"Remove {s[0]} 7 from the hand", exact=True)).to_be_visible()
+    shot(tablet, "13-assistant-correct")
+    no_js_errors(tablet)
