@@ -83,6 +83,9 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "live.act": {"verb": "pick", "card": "Oak 3", "cell": "0,0", "nonce": "n", "stamp": "0"},
         "live.make_digital": {}, "live.bot": {"bot": "1"},
         "practice.create": {"mode": "solo", "players": "2", "edition": "2018", "name": "Pat"},
+        "accounts.add": {"name": "Judge Two", "password": "long enough pw", "confirm": "long enough pw"},
+        "accounts.change_password": {"current": "demo", "new_password": "a new long password",
+                                     "new_confirm": "a new long password"},
         "practice.act": {"action": "draw deck", "verb": "play", "card": "Oak 3", "cell": "1,0", "nonce": "n",
                          "stamp": "0"},
     }
