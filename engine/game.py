@@ -11,6 +11,8 @@ its parameters plus its action log (:meth:`State.to_json`) and rebuilt by replay
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import copy
 import functools
 import importlib
@@ -171,7 +173,7 @@ class Game:
             raise CaseError(f"saved game: {exc}") from None
 
 
-class State:
+class State(ABC):
     """The state of one game. Subclasses implement the hooks marked below."""
 
     mode: ClassVar[str]
@@ -187,24 +189,28 @@ class State:
         self.arboretums: list[Arboretum] = [Arboretum() for _ in range(self.seats)]
 
     # -- the interface --------------------------------------------------------------------
+    @abstractmethod
     def current_player(self) -> int:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def apply_action(self, action: Action, seat: int | None = None) -> None:
-        raise NotImplementedError
+        ...
 
     def awaited_seats(self) -> list[int]:
         """Seats whose action the game is waiting for (for "who is holding the table up")."""
         player = self.current_player()
         return [player] if player >= 0 else []
 
+    @abstractmethod
     def random_action(self, rng: random.Random, seat: int | None = None) -> Action:
         """Exactly ``rng.choice(self.legal_actions(seat))`` (same result, same random numbers
         used) without building the whole list: the random bot's hot path."""
-        raise NotImplementedError
+        ...
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -265,9 +271,10 @@ class State:
             view["outcome"] = result
         return view
 
+    @abstractmethod
     def zones(self) -> dict[str, list[Card]]:
         """Every card of the game by where it is (for checks and tests; never shown to a seat)."""
-        raise NotImplementedError
+        ...
 
     def clone(self) -> "State":
         new = copy.copy(self)
@@ -336,15 +343,18 @@ class State:
         )
 
     # -- hooks ----------------------------------------------------------------------------
+    @abstractmethod
     def _add_view(self, view: dict[str, Any], seat: int | None) -> None:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _score(self) -> TableScore:
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _clone_into(self, new: "State") -> None:
         """Give ``new`` its own copies of the subclass's mutable containers."""
-        raise NotImplementedError
+        ...
 
 
 def replay(obj: Any) -> State:

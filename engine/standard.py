@@ -158,7 +158,8 @@ class StandardState(State):
         return self._discard_action(hand[below(len(hand))])
 
     def _give_action(self, card: Card, cell: Cell) -> Action:
-        raise NotImplementedError
+        # only the solo game has a give phase; its subclass overrides this
+        raise IllegalActionError(f"a standard game has no card to give ({card} at {cell[0]},{cell[1]})")
 
     # -- acting ---------------------------------------------------------------------------
     def apply_action(self, action: Action, seat: int | None = None) -> None:
