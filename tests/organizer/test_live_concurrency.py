@@ -11,7 +11,6 @@ from pathlib import Path
 from flask import Flask
 from sqlmodel import Session
 
-from organizer.models import GameTable
 from organizer.services import live as live_service
 
 from .conftest import make_app
@@ -23,16 +22,10 @@ from .test_live_support import (
     live_round,
     play_whole_game,
     seat_clients,
+    stored_log,
     true_state,
 )
 from .test_live_support import VERSION
-
-
-def stored_log(app: Flask, table_id: int) -> list[list[object]]:
-    with Session(app.extensions["db_engine"]) as db:
-        table = db.get(GameTable, table_id)
-        assert table is not None
-        return list(table.action_log)
 
 
 def test_all_seats_pick_at_the_same_instant_many_times(app: Flask, session: Session) -> None:

@@ -21,17 +21,11 @@ from .test_live_support import (
     form_of,
     live_round,
     seat_clients,
+    stored_log,
     sqlite_app,  # noqa: F401
     sqlite_session,  # noqa: F401
     true_state,
 )
-
-
-def stored_log(app: Flask, table_id: int) -> list[list[object]]:
-    with Session(app.extensions["db_engine"]) as db:
-        table = db.get(GameTable, table_id)
-        assert table is not None
-        return list(table.action_log)
 
 
 def test_seat_page_shows_only_that_seats_hand(sqlite_app: Flask, sqlite_session: Session) -> None:

@@ -66,6 +66,13 @@ def true_state(app: Flask, table_id: int) -> State:
         return _REPLAYS[key]
 
 
+def stored_log(app: Flask, table_id: int) -> list[list[object]]:
+    with Session(app.extensions["db_engine"]) as db:
+        table = db.get(GameTable, table_id)
+        assert table is not None
+        return list(table.action_log)
+
+
 def fast_sqlite(app: Flask) -> Flask:
     """No fsync for a throw-away test database (as CI does for PostgreSQL): the live tests write
     once per action, and a disk sync per write would make them slow."""
