@@ -69,8 +69,10 @@ def new_device(browser: Browser) -> Iterator[Any]:
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         # Which address failed: the console only says that something did.
+        # A 5xx is a fault whatever asked for it: htmx logs a failed swap only as
+        # "htmx:responseError" (which a 422 refusal also gives), so the status is checked here.
         page.on("response", lambda response: errors.append(f"{response.status} {response.url}")
-                if response.status == 404 else None)
+                if response.status == 404 or response.status >= 500 else None)
         page.js_errors = errors  # type: ignore[attr-defined]
         return page
 

@@ -113,6 +113,7 @@ def test_repeated_kills_at_random_moments_never_corrupt(servers: Callable[..., S
     import threading
 
     rng = random.Random(6)
+    versions_seen: list[int] = []
     for attempt in range(2):
         server = servers()
         client = signed_in(server)
@@ -141,5 +142,9 @@ def test_repeated_kills_at_random_moments_never_corrupt(servers: Callable[..., S
             logged = [json.loads(new)["version"] for action, new in audit_actions(demo_db, stored[0])
                       if action in ("result.entered", "result.corrected")]
             assert stored[1] in logged, f"kill {attempt + 1}: version {stored[1]} stored without its audit entry"
+            versions_seen.append(stored[1])
+    # The kills must have hit a server that was really storing results: otherwise this test
+    # would pass on a server that never saved anything.
+    assert versions_seen and versions_seen[-1] >= 2, f"too few submissions were stored: {versions_seen}"
     final = servers()
     assert signed_in(final).get(TABLE.format(3)).status == 200
