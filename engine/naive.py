@@ -28,14 +28,21 @@ def all_ascending_walks(arboretum: Arboretum) -> list[tuple[Cell, ...]]:
     return walks
 
 
-def naive_best_points(arboretum: Arboretum, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> int | None:
-    """The best path's points for ``species`` found by brute force, or None when it has no path."""
-    best: int | None = None
+def naive_best(arboretum: Arboretum, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> tuple[int, int] | None:
+    """(points, length) of the best path of ``species`` found by brute force: the highest points,
+    and among the paths scoring them the greatest length (docs/rules.md); None when it has no path."""
+    best: tuple[int, int] | None = None
     for walk in all_ascending_walks(arboretum):
         first, last = arboretum[walk[0]], arboretum[walk[-1]]
         if first.species != species or last.species != species:
             continue
-        points = make_path(species, walk, tuple(arboretum[c] for c in walk), eight_bonus).points
-        if best is None or points > best:
-            best = points
+        key = (make_path(species, walk, tuple(arboretum[c] for c in walk), eight_bonus).points, len(walk))
+        if best is None or key > best:
+            best = key
     return best
+
+
+def naive_best_points(arboretum: Arboretum, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> int | None:
+    """The best path's points for ``species`` found by brute force, or None when it has no path."""
+    best = naive_best(arboretum, species, eight_bonus)
+    return None if best is None else best[0]

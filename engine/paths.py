@@ -118,51 +118,53 @@ class PathFinder:
             return None
         n = len(self._cells)
         names, ones, eights, all_preds = self._species, self._ones, self._eights, self._preds
-        # mixed[i]: best (cards + 1-bonus) over walks from a card of `species` ending at i, -1 if none;
-        # pure[i]: best (2 * cards + 1-bonus) over walks of `species` cards only ending at i.
-        mixed = [-1] * n
-        mixed_len = [0] * n
+        # mixed[i]: the best (cards + 1-bonus, cards) over walks from a card of `species` ending at
+        # i, None if none; a pair, so that equal scores go to the longer walk (docs/rules.md).
+        # pure[i]: best (2 * cards + 1-bonus) over walks of `species` cards only ending at i (the
+        # length is in the number: a pure walk's score fixes its length).
+        mixed: list[tuple[int, int] | None] = [None] * n
         mixed_from = [-1] * n
         pure = [-1] * n
         pure_from = [-1] * n
-        best_points = -(10**9)
-        best_len = 0
+        best: tuple[int, int] = (-(10**9), 0)
         best_end = best_prev = -1
         best_is_pure = False
         for i in range(first, last + 1):
             preds = all_preds[i]
-            top = -1
+            top: tuple[int, int] | None = None
             top_at = -1
             for p in preds:
-                if mixed[p] > top:
-                    top, top_at = mixed[p], p
+                candidate = mixed[p]
+                if candidate is not None and (top is None or candidate > top):
+                    top, top_at = candidate, p
             if names[i] != species:
-                if top >= 0:
-                    mixed[i], mixed_len[i], mixed_from[i] = top + 1, mixed_len[top_at] + 1, top_at
+                if top is not None:
+                    mixed[i], mixed_from[i] = (top[0] + 1, top[1] + 1), top_at
                 continue
             end_bonus = eight_bonus if eights[i] else 0
-            if top >= 0:
-                points, length = top + 1 + end_bonus, mixed_len[top_at] + 1
-                if points > best_points or (points == best_points and length > best_len):
-                    best_points, best_len, best_end, best_prev, best_is_pure = points, length, i, top_at, False
+            if top is not None:
+                key = (top[0] + 1 + end_bonus, top[1] + 1)
+                if key > best:
+                    best, best_end, best_prev, best_is_pure = key, i, top_at, False
             top_pure = -1
             top_pure_at = -1
             for p in preds:
                 if pure[p] > top_pure:
                     top_pure, top_pure_at = pure[p], p
             if top_pure >= 6:  # at least 3 cards before this one: a pure path of 4 or more
-                points, length = top_pure + 2 + end_bonus, (top_pure + 2) // 2
-                if points > best_points or (points == best_points and length > best_len):
-                    best_points, best_len, best_end, best_prev, best_is_pure = points, length, i, top_pure_at, True
-            one = 1 if ones[i] else 0
-            if top + 1 > 1 + one:
-                mixed[i], mixed_len[i], mixed_from[i] = top + 1, mixed_len[top_at] + 1, top_at
+                key = (top_pure + 2 + end_bonus, (top_pure + 2) // 2)
+                if key > best:
+                    best, best_end, best_prev, best_is_pure = key, i, top_pure_at, True
+            # a walk may also start here (a card of value 1 has no card below it to come from)
+            start = (2, 1) if ones[i] else (1, 1)
+            if top is not None and (top[0] + 1, top[1] + 1) > start:
+                mixed[i], mixed_from[i] = (top[0] + 1, top[1] + 1), top_at
             else:
-                mixed[i], mixed_len[i], mixed_from[i] = 1 + one, 1, -1
+                mixed[i], mixed_from[i] = start, -1
             if top_pure >= 0:
                 pure[i], pure_from[i] = top_pure + 2, top_pure_at
             else:
-                pure[i], pure_from[i] = 2 + one, -1
+                pure[i], pure_from[i] = 2 + (1 if ones[i] else 0), -1
 
         if best_end < 0:
             return None

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from engine.arboretum import Arboretum
 from engine.cards import Card
-from engine.naive import naive_best_points
+from engine.naive import naive_best, naive_best_points
 from engine.paths import EIGHT_BONUS_DRAFT, EIGHT_BONUS_STANDARD, best_path, is_path
 
 from .helpers import grid
@@ -93,3 +93,26 @@ def test_search_matches_naive_enumerator(seed: int, size: int, n_species: int) -
             if path:
                 assert is_path(arb, name, path.cells)
                 assert path.cards == tuple(arb[c] for c in path.cells)
+
+
+def test_equal_points_go_to_the_longer_path() -> None:
+    # Into Oak 7 come Willow 3-Maple 5 from Oak 2 (3 cards so far, 3 points) and Oak 1-Willow 6
+    # (2 cards and the 1 bonus, also 3): the drawn path must be the longer Oak 2 .. Oak 7.
+    arb = grid(
+        "Oak 2 | Willow 3 | .",
+        ". | Maple 5 | Oak 7 | Willow 6 | Oak 1",
+    )
+    path = best_path(arb, "Oak")
+    assert path is not None and path.points == 4 and len(path) == 4
+    assert path.cells == ((0, 0), (1, 0), (1, 1), (2, 1))
+
+
+@settings(max_examples=400, deadline=None)
+@given(seed=st.integers(0, 2**32), size=st.integers(2, 24), n_species=st.integers(1, 4))
+def test_reported_path_is_the_longest_of_the_best_scoring(seed: int, size: int, n_species: int) -> None:
+    species = ["Oak", "Willow", "Maple", "Cassia"][:n_species]
+    arb = random_arboretum(seed, species, min(size, 8 * n_species))
+    for name in species:
+        for bonus in (EIGHT_BONUS_STANDARD, EIGHT_BONUS_DRAFT):
+            path = best_path(arb, name, bonus)
+            assert ((path.points, len(path)) if path else None) == naive_best(arb, name, bonus)
