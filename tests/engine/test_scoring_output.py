@@ -1,0 +1,45 @@
+"""``arboretum score`` keeps printing the same bytes for the same cases.
+
+The digests in ``score_output_digests.txt`` are of the command's output lines for generated
+cases (``score_cases.py``), recorded when the path tie-break was fixed; speeding the scorer up
+must not change a byte. Regenerate only for a deliberate change of results:
+``python -m tests.engine.test_scoring_output``."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import tempfile
+from pathlib import Path
+
+from engine.cli import score_files
+
+from .score_cases import write_cases
+
+DIGESTS = Path(__file__).with_name("score_output_digests.txt")
+SETS = (("four-player", 200, 11, False), ("varied", 200, 12, True))
+
+
+def output_digests() -> list[str]:
+    lines = []
+    for label, count, seed, varied in SETS:
+        with tempfile.TemporaryDirectory() as folder:
+            paths = [str(p) for p in write_cases(Path(folder), count, seed, varied)]
+            out = io.StringIO()
+            score_files(paths, out, io.StringIO())
+        for k, line in enumerate(out.getvalue().splitlines()):
+            # the error text names the temporary file; the digest must not
+            line = line.replace(folder + "/", "")
+            lines.append(f"{label} {k} {hashlib.sha256(line.encode()).hexdigest()[:16]}")
+    return lines
+
+
+def test_score_output_is_unchanged() -> None:
+    expected = DIGESTS.read_text().splitlines()
+    actual = output_digests()
+    changed = [a for a, e in zip(actual, expected, strict=True) if a != e]
+    assert not changed, f"{len(changed)} case outputs changed, first: {changed[:5]}"
+
+
+if __name__ == "__main__":
+    DIGESTS.write_text("\n".join(output_digests()) + "\n")
