@@ -10,15 +10,16 @@ next round deals 8 cards to each seat from the one shuffled deck."""
 from __future__ import annotations
 
 import random
-from typing import Any, cast
+from typing import cast
 
 from .actions import Action, Pick, trusted_pick
 from .arboretum import Cell
 from .cards import Card
 from .errors import GameOverError, IllegalActionError
 from .game import SIMULTANEOUS, TERMINAL, Game, State
-from .scoring import Seat, TableScore, score_table
+from .scoring import Seat
 from .standard import find_card
+from .views import DraftView, Phase, Progress, PublicMove, Reveal
 
 HAND_SIZE = 8
 PICKS_PER_ROUND = 7
@@ -42,7 +43,11 @@ class DraftState(State):
         self.pick = 0  # 0-based, within the round
         self.reveals = 0  # picks carried out so far, over all rounds
         #: the picks carried out at the last reveal, as every seat saw them
-        self.last_reveal: list[dict[str, Any]] = []
+        self.last_reveal: tuple[Reveal, ...] = ()
+        #: history index of each seat's pending pick; and of every pick planted at a reveal
+        #: (those cards became public; replaced and discarded picks never do)
+        self._pending_index: list[int] = [-1] * self.seats
+        self._planted_moves: set[int] = set()
         self._deal()
 
     def _deal(self) -> None:
@@ -50,8 +55,11 @@ class DraftState(State):
         self.hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in range(self.seats)]
 
     @property
-    def phase(self) -> str:
-        return "over" if self.terminal else "pick"
+    def phase(self) -> Phase:
+        return Phase.OVER if self.terminal else Phase.PICK
+
+    def phase_now(self) -> Phase:
+        return self.phase
 
     def stamp(self, seat: int | None = None) -> int:
         # a seat's pick goes stale only when the picks are revealed and its hand changes
@@ -122,12 +130,13 @@ class DraftState(State):
         if self.pending[seat] == action:
             return
         self.pending[seat] = action
+        self._pending_index[seat] = len(self.history)
         self.history.append((seat, action))
         if None not in self.pending:
             self._reveal()
 
     def _reveal(self) -> None:
-        reveal: list[dict[str, Any]] = []
+        reveal: list[Reveal] = []
         for seat, chosen in enumerate(self.pending):
             pick = cast(Pick, chosen)  # every seat has chosen: the caller checked
             hand = self.hands[seat]
@@ -135,11 +144,12 @@ class DraftState(State):
             if pick.cell is None:
                 self.out.append(card)
                 self.discarded[seat] += 1
-                reveal.append({"seat": seat, "discarded": True})
+                reveal.append(Reveal(seat, None, None))
             else:
                 self.arboretums[seat].place(card, pick.cell)
-                reveal.append({"seat": seat, "card": str(card), "cell": list(pick.cell)})
-        self.last_reveal = reveal
+                self._planted_moves.add(self._pending_index[seat])
+                reveal.append(Reveal(seat, card, pick.cell))
+        self.last_reveal = tuple(reveal)
         self.pending = [None] * self.seats
         self.reveals += 1
         self.pick += 1
@@ -162,37 +172,65 @@ class DraftState(State):
             self._deal()
 
     # -- views, scores, copies --------------------------------------------------------------
-    def _add_view(self, view: dict[str, Any], seat: int | None) -> None:
-        view.update(
-            {
-                "phase": self.phase,
-                "round": min(self.round + 1, self.rounds),
-                "rounds": self.rounds,
-                "pick": self.pick + 1,
-                "picks_per_round": PICKS_PER_ROUND,
-                "reveals": self.reveals,
-                "direction": "next" if self.direction > 0 else "previous",
-                "chosen": [pick is not None for pick in self.pending],
-                "hand_sizes": [len(hand) for hand in self.hands],
-                "discarded": list(self.discarded),
-                "out_of_game": len(self.out),
-                "undealt": len(self.deck),
-                "last_reveal": [dict(entry) for entry in self.last_reveal],
-            }
-        )
-        if seat is not None:
-            own = self.pending[seat]
-            view["hand"] = self.sorted_cards(self.hands[seat])
-            view["pending"] = (
-                None
-                if own is None
-                else {"card": str(own.card), "cell": None if own.cell is None else list(own.cell), "text": str(own)}
-            )
-            view["legal_cells"] = [] if self.terminal else [list(c) for c in self.arboretums[seat].legal_cells()]
+    def _hands(self) -> list[list[Card]]:
+        return self.hands
 
-    def _score(self) -> TableScore:
-        seats = [Seat(name, arb, ()) for name, arb in zip(self.names, self.arboretums)]
-        return score_table("draft", seats, self.species, rounds=self.rounds)
+    def _visible_hand(self, seat: int | None) -> tuple[Card, ...] | None:
+        return None if seat is None else self.sorted_hand(self.hands[seat])
+
+    def _viewer_cells(self, seat: int | None) -> list[Cell]:
+        return [] if seat is None or self.terminal else self.arboretums[seat].legal_cells()
+
+    def _draft_view(self, seat: int | None) -> DraftView:
+        return DraftView(
+            round=min(self.round + 1, self.rounds),
+            rounds=self.rounds,
+            pick=self.pick + 1,
+            picks_per_round=PICKS_PER_ROUND,
+            reveals=self.reveals,
+            direction="next" if self.direction > 0 else "previous",
+            chosen=tuple(pick is not None for pick in self.pending),
+            discarded=tuple(self.discarded),
+            out_of_game=len(self.out),
+            undealt=len(self.deck),
+            last_reveal=self.last_reveal,
+            pending=None if seat is None else self.pending[seat],
+        )
+
+    def _hidden_pick(self, seat: int) -> Pick | None:
+        return self.pending[seat]
+
+    def progress(self) -> Progress:
+        return Progress(
+            mode=self.mode,
+            phase=self.phase,
+            finished=self.terminal,
+            awaiting=tuple(self.awaited_seats()),
+            actor=None,
+            actor_name=None,
+            turn=None,
+            round=min(self.round + 1, self.rounds),
+            rounds=self.rounds,
+            pick=self.pick + 1,
+            picks_per_round=PICKS_PER_ROUND,
+            draw_pile=len(self.deck),
+            cards_in_hands=sum(len(hand) for hand in self.hands),
+        )
+
+    def _public_move(self, index: int, seat: int, action: Action) -> PublicMove:
+        name = self.names[seat]
+        pick = cast(Pick, action)
+        if index in self._planted_moves:
+            return PublicMove(index, seat, name, "pick", f"pick {pick.card} at {pick.cell[0]},{pick.cell[1]}",  # type: ignore[index]
+                              pick.card, pick.cell)
+        # still hidden, replaced before the reveal, or discarded face down
+        return PublicMove(index, seat, name, "pick", "pick a card")
+
+    def _score_seats(self) -> list[Seat]:
+        return [Seat(name, arb, ()) for name, arb in zip(self.names, self.arboretums)]
+
+    def _score_rounds(self) -> int | None:
+        return self.rounds
 
     def zones(self) -> dict[str, list[Card]]:
         zones = {"deck": list(self.deck), "out": list(self.out)}
@@ -208,7 +246,5 @@ class DraftState(State):
         new.pending = list(self.pending)
         new.out = list(self.out)
         new.discarded = list(self.discarded)
-        new.last_reveal = list(self.last_reveal)
-
-
-STATE_CLASS = DraftState
+        new._pending_index = list(self._pending_index)
+        new._planted_moves = set(self._planted_moves)

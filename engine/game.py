@@ -7,7 +7,12 @@ actions in the style of OpenSpiel: :meth:`State.current_player` (a seat, or
 :meth:`State.legal_actions` and :meth:`State.apply_action`, which validates before it changes
 anything. :meth:`State.view` gives one seat exactly what that seat may see. A game is saved as
 its parameters plus its action log (:meth:`State.to_json`) and rebuilt by replaying it
-(:meth:`State.from_json`). Each mode is a small subclass overriding a few hooks."""
+(:meth:`State.from_json`). Each mode is a small subclass overriding a few hooks; defining
+one registers it in :data:`GAME_MODES` under its ``mode``.
+
+What leaves a state is typed and public (:mod:`engine.views`): :meth:`State.view`,
+:meth:`State.progress`, :meth:`State.last_moves`, :meth:`State.score_case`, and, for the replay
+of a finished game only, :meth:`State.face_up_hands`."""
 
 from __future__ import annotations
 
@@ -15,14 +20,14 @@ from abc import ABC, abstractmethod
 
 import copy
 import functools
-import importlib
 import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .actions import Action, parse_action
+from .actions import Action, Pick, parse_action
 from .arboretum import Arboretum, Cell
 from .cards import Card, Edition, choose_species, edition_species, make_deck, species_count
+from .case import ScoreCase
 from .errors import (
     ArboretumError,
     CaseError,
@@ -32,7 +37,8 @@ from .errors import (
     PlacementError,
     StaleActionError,
 )
-from .scoring import TableScore, default_draft_rounds
+from .scoring import Seat, TableScore, default_draft_rounds
+from .views import FaceUpHand, Phase, Progress, PublicMove, SeatInfo, SeatView, TurnView, DraftView, planted
 
 #: ``current_player()`` while a draft awaits every seat's hidden pick.
 SIMULTANEOUS = -2
@@ -40,7 +46,9 @@ SIMULTANEOUS = -2
 TERMINAL = -4
 
 MODES = ("standard", "draft", "solo")
-_MODE_MODULES = {"standard": ".standard", "draft": ".draft", "solo": ".solo"}
+#: mode name -> its State subclass; a subclass that sets ``mode`` registers itself on definition
+#: (``engine/__init__.py`` imports every mode, so the registry is full whenever engine is imported)
+GAME_MODES: dict[str, type["State"]] = {}
 
 
 @functools.lru_cache(maxsize=64)
@@ -139,9 +147,11 @@ class Game:
         return deck
 
     def new_initial_state(self) -> "State":
-        module = importlib.import_module(_MODE_MODULES[self.mode], __package__)
-        state: State = module.STATE_CLASS(self)
-        return state
+        try:
+            state_class = GAME_MODES[self.mode]
+        except KeyError:
+            raise GameSetupError(f"mode {self.mode!r}: no game of that mode is registered") from None
+        return state_class(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -177,6 +187,11 @@ class State(ABC):
     """The state of one game. Subclasses implement the hooks marked below."""
 
     mode: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "mode" in cls.__dict__:
+            GAME_MODES[cls.mode] = cls
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -247,29 +262,71 @@ class State(ABC):
             )
         self.apply_action(action, seat)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see, JSON-able; ``None`` is a spectator (public information only)."""
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may see; ``None`` is a spectator (public information only)."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.seats):
             raise IllegalActionError(f"seat {seat!r}: this table has seats 0 to {self.seats - 1}")
-        view: dict[str, Any] = {
-            "mode": self.mode,
-            "edition": self.game.edition.value,
-            "species": list(self.species),
-            "names": list(self.names),
-            "viewer": seat,
-            "version": self.version,
-            "stamp": self.stamp(seat),
-            "terminal": self.terminal,
-            "awaiting": self.awaited_seats(),
-            "arboretums": [arb.to_json() for arb in self.arboretums],
-        }
-        self._add_view(view, seat)
-        outcome = self.outcome()
-        if outcome is not None:
-            result = outcome.to_json()
-            result["ranks"] = list(outcome.ranks)
-            view["outcome"] = result
-        return view
+        hands = self._hands()
+        return SeatView(
+            mode=self.mode,
+            edition=self.game.edition.value,
+            species=self.species,
+            viewer=seat,
+            version=self.version,
+            stamp=self.stamp(seat),
+            terminal=self.terminal,
+            phase=self.phase_now(),
+            awaiting=tuple(self.awaited_seats()),
+            seats=tuple(
+                SeatInfo(index, self.names[index], planted(self.arboretums[index]), len(hands[index]))
+                for index in range(self.seats)
+            ),
+            hand=self._visible_hand(seat),
+            legal_cells=tuple(self._viewer_cells(seat)),
+            turns=self._turn_view(seat),
+            draft=self._draft_view(seat),
+            hands_at_end=self._hands_at_end(),
+            outcome=self.outcome(),
+        )
+
+    @abstractmethod
+    def phase_now(self) -> Phase:
+        """The phase as shown: :attr:`Phase.OVER` once the game is over."""
+        ...
+
+    @abstractmethod
+    def progress(self) -> Progress:
+        """How far the game has come (public information only), for an overview of tables."""
+        ...
+
+    def last_moves(self, count: int) -> list[PublicMove]:
+        """The last ``count`` logged actions, oldest first, as everyone may know them: no card
+        that went into a hand, no hidden or face-down draft pick (see :class:`PublicMove`)."""
+        if type(count) is not int or count < 0:
+            raise IllegalActionError(f"last_moves({count!r}): expected a whole number of moves, 0 or more")
+        start = max(0, len(self.history) - count)
+        return [
+            self._public_move(index, seat, action)
+            for index, (seat, action) in enumerate(self.history[start:], start=start)
+        ]
+
+    def score_case(self) -> ScoreCase | None:
+        """The finished table as a score case (the score-case format's seats: names,
+        arboretums, hands where the rules count them, the draft's rounds); ``case.score()``
+        equals :meth:`outcome`. None while the game is being played."""
+        if not self.terminal:
+            return None
+        return ScoreCase(self.game.rules, self.species, tuple(self._score_seats()), self._score_rounds())
+
+    def face_up_hands(self) -> tuple[FaceUpHand, ...]:
+        """Every seat's hand (sorted as on screen) and hidden draft pick, nothing hidden. Only
+        for showing a game that is over (a replay steps through a finished game's positions,
+        which are not over themselves, so the engine cannot check this: the caller must)."""
+        hands = self._hands()
+        return tuple(
+            FaceUpHand(seat, self.names[seat], self.sorted_hand(hands[seat]), self._hidden_pick(seat))
+            for seat in range(self.seats)
+        )
 
     @abstractmethod
     def zones(self) -> dict[str, list[Card]]:
@@ -317,10 +374,10 @@ class State(ABC):
         return state
 
     # -- helpers for subclasses -----------------------------------------------------------
-    def sorted_cards(self, cards: list[Card]) -> list[str]:
-        """Card texts for a hand shown on screen: scorepad order of the species, then value."""
+    def sorted_hand(self, cards: list[Card]) -> tuple[Card, ...]:
+        """A hand as shown on screen: scorepad order of the species, then value."""
         rank = {name: index for index, name in enumerate(self.species)}
-        return [str(card) for card in sorted(cards, key=lambda card: (rank.get(card.species, 99), card.value))]
+        return tuple(sorted(cards, key=lambda card: (rank.get(card.species, 99), card.value)))
 
     def who(self, seat: int) -> str:
         return f"seat {seat} ({self.names[seat]})"
@@ -344,12 +401,49 @@ class State(ABC):
 
     # -- hooks ----------------------------------------------------------------------------
     @abstractmethod
-    def _add_view(self, view: dict[str, Any], seat: int | None) -> None:
+    def _hands(self) -> list[list[Card]]:
+        """Every seat's hand (in the draft: the hand in front of it); never shown as such."""
         ...
 
     @abstractmethod
-    def _score(self) -> TableScore:
+    def _visible_hand(self, seat: int | None) -> tuple[Card, ...] | None:
+        """The hand ``seat`` may see (sorted), None if it may see none."""
         ...
+
+    @abstractmethod
+    def _viewer_cells(self, seat: int | None) -> list[Cell]:
+        """Cells open to ``seat``'s next card now; empty when it is not that seat's move."""
+        ...
+
+    def _turn_view(self, seat: int | None) -> TurnView | None:
+        return None
+
+    def _draft_view(self, seat: int | None) -> DraftView | None:
+        return None
+
+    def _hands_at_end(self) -> tuple[tuple[Card, ...], ...] | None:
+        return None
+
+    def _hidden_pick(self, seat: int) -> Pick | None:
+        return None
+
+    @abstractmethod
+    def _public_move(self, index: int, seat: int, action: Action) -> PublicMove:
+        """History entry ``index`` as everyone may know it."""
+        ...
+
+    @abstractmethod
+    def _score_seats(self) -> list[Seat]:
+        """The seats as the rules score them."""
+        ...
+
+    def _score_rounds(self) -> int | None:
+        return None
+
+    def _score(self) -> TableScore:
+        case = self.score_case()
+        assert case is not None  # outcome() asks only once the game is over
+        return case.score()
 
     @abstractmethod
     def _clone_into(self, new: "State") -> None:
@@ -362,11 +456,6 @@ def replay(obj: Any) -> State:
     return State.from_json(obj)
 
 
-def card_texts(cards: list[Card]) -> list[str]:
-    return [str(card) for card in cards]
-
-
 __all__ = [
-    "Game", "GameSetupError", "MODES", "SIMULTANEOUS", "StaleActionError", "State", "TERMINAL", "card_texts",
-    "replay",
+    "GAME_MODES", "Game", "GameSetupError", "MODES", "SIMULTANEOUS", "StaleActionError", "State", "TERMINAL", "replay",
 ]

@@ -6,17 +6,18 @@ discard, then the refill of the discard pile and Q's face-down hand. Q is seat 1
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Callable, ClassVar
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, trusted_give
-from .arboretum import Arboretum, Cell
+from .arboretum import Arboretum
 from .cards import Card
 from .errors import NotYourTurnError
-from .standard import HAND_SIZE, StandardState, find_card
+from .standard import HAND_SIZE, PLAY, StandardState, find_card
+from .views import Phase
 
 PLAYER = 0
 Q = 1
-GIVE = "give"
+GIVE = Phase.GIVE
 
 
 class SoloState(StandardState):
@@ -26,6 +27,7 @@ class SoloState(StandardState):
     mode = "solo"
     last_phase = GIVE
     seat_piles = False
+    phase_words: ClassVar[dict[Phase, str]] = {**StandardState.phase_words, GIVE: "to give Q a card"}
 
     # -- setup hooks ----------------------------------------------------------------------
     def _deal_hands(self) -> list[list[Card]]:
@@ -51,15 +53,21 @@ class SoloState(StandardState):
             out.append(SHARED_DISCARD)
         return out
 
+    def _places_card(self) -> bool:
+        return self.phase is PLAY or self.phase is GIVE
+
     def _target_arboretum(self) -> Arboretum:
-        return self.arboretums[Q] if self.phase == GIVE else self.arboretums[PLAYER]
+        return self.arboretums[Q] if self.phase is GIVE else self.arboretums[PLAYER]
 
     def _last_phase_actions(self, hand: list[Card]) -> list[Action]:
         cells = self.arboretums[Q].legal_cells()
-        return [self._give_action(card, cell) for card in hand for cell in cells]
+        return [trusted_give(card, cell) for card in hand for cell in cells]
 
-    def _give_action(self, card: Card, cell: Cell) -> Action:
-        return trusted_give(card, cell)
+    def _random_last_action(self, below: Callable[[int], int], hand: list[Card]) -> Action:
+        cells = self.arboretums[Q].legal_cells()
+        n = len(cells)
+        index = below(len(hand) * n)
+        return trusted_give(hand[index // n], cells[index % n])
 
     # -- acting ---------------------------------------------------------------------------
     def apply_action(self, action: Action, seat: int | None = None) -> None:
@@ -97,9 +105,9 @@ class SoloState(StandardState):
 
     def _phase_example(self) -> str:
         return {
-            "draw1": "draw deck, or draw discard",
-            "draw2": "draw deck, or draw discard",
-            "play": "play CARD at X,Y",
+            Phase.DRAW1: "draw deck, or draw discard",
+            Phase.DRAW2: "draw deck, or draw discard",
+            PLAY: "play CARD at X,Y",
             GIVE: "give CARD at X,Y for a cell of Q's arboretum",
         }[self.phase]
 
@@ -107,9 +115,5 @@ class SoloState(StandardState):
     def _hand_visible_to_owner(self, seat: int) -> bool:
         return seat == PLAYER  # Q's hand stays face down until the end
 
-    def _add_view(self, view: dict[str, Any], seat: int | None) -> None:
-        super()._add_view(view, seat)
-        view["place_into"] = Q if self.phase == GIVE and not self.terminal else PLAYER
-
-
-STATE_CLASS = SoloState
+    def _place_into(self) -> int | None:
+        return Q if self.phase is GIVE and not self.terminal else PLAYER

@@ -7,29 +7,22 @@ phase instead of ``discard``, and the refill at the end of the turn."""
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, cast
+from typing import Callable, ClassVar, cast
 
-from .actions import DECK, Action, Discard, Draw, Play, trusted_discard, trusted_play
+from .actions import DECK, Action, Discard, Draw, Give, Play, trusted_discard, trusted_play
 from .arboretum import Arboretum, Cell
 from .cards import Card, Edition
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
-from .game import TERMINAL, Game, State, card_texts
-from .scoring import Seat, TableScore, score_table
+from .game import TERMINAL, Game, State
+from .scoring import Seat
+from .views import Drawn, Phase, Pile, Progress, PublicMove, TurnView
 
 HAND_SIZE = 7
 
-DRAW1 = "draw1"
-DRAW2 = "draw2"
-PLAY = "play"
-DISCARD = "discard"
-
-_PHASE_WORDS = {
-    DRAW1: "to draw a first card",
-    DRAW2: "to draw a second card",
-    PLAY: "to play a card",
-    DISCARD: "to discard a card",
-    "give": "to give Q a card",
-}
+DRAW1 = Phase.DRAW1
+DRAW2 = Phase.DRAW2
+PLAY = Phase.PLAY
+DISCARD = Phase.DISCARD
 
 
 def find_card(cards: list[Card], card: Card) -> int:
@@ -52,8 +45,15 @@ class StandardState(State):
     turn that drew the last card of the draw pile."""
 
     mode = "standard"
-    #: the turn's last phase and the action type it takes
-    last_phase: ClassVar[str] = DISCARD
+    #: the turn's last phase
+    last_phase: ClassVar[Phase] = DISCARD
+    #: what the seat to act is waiting to do, for messages ("it is X's turn to ...")
+    phase_words: ClassVar[dict[Phase, str]] = {
+        DRAW1: "to draw a first card",
+        DRAW2: "to draw a second card",
+        PLAY: "to play a card",
+        DISCARD: "to discard a card",
+    }
     #: every seat has its own discard pile, drawn from by seat number
     seat_piles: ClassVar[bool] = True
 
@@ -65,7 +65,7 @@ class StandardState(State):
         #: discard piles, bottom first
         self.piles: list[list[Card]] = self._initial_piles()
         self.seat = 0
-        self.phase = DRAW1
+        self.phase: Phase = DRAW1
         self.turn = 1
         #: (source, card) drawn in the current turn: the first card is known before the second draw
         self.drawn: list[tuple[int | str, Card]] = []
@@ -109,10 +109,15 @@ class StandardState(State):
         return out
 
     def legal_cells(self) -> list[Cell]:
-        """Cells where the card of the current phase may go (empty outside play/give)."""
-        if self.terminal or self.phase not in (PLAY, "give"):
+        """Cells where the card of the current phase may go (empty in a phase that places no
+        card)."""
+        if self.terminal or not self._places_card():
             return []
         return self._target_arboretum().legal_cells()
+
+    def _places_card(self) -> bool:
+        """Whether the current phase puts a card into an arboretum."""
+        return self.phase is PLAY
 
     def _target_arboretum(self) -> Arboretum:
         return self.arboretums[self.seat]
@@ -131,10 +136,7 @@ class StandardState(State):
         return self._last_phase_actions(hand)
 
     def _last_phase_actions(self, hand: list[Card]) -> list[Action]:
-        return [self._discard_action(card) for card in hand]
-
-    def _discard_action(self, card: Card) -> Discard:
-        return trusted_discard(card)
+        return [trusted_discard(card) for card in hand]
 
     def random_action(self, rng: random.Random, seat: int | None = None) -> Action:
         if self.terminal:
@@ -149,17 +151,16 @@ class StandardState(State):
             sources = self.sources()
             return self._draws[sources[below(len(sources))]]
         hand = self.hands[self.seat]
-        if phase is PLAY or phase == "give":
-            cells = self._target_arboretum().legal_cells()
+        if phase is PLAY:
+            cells = self.arboretums[self.seat].legal_cells()
             n = len(cells)
             index = below(len(hand) * n)
-            card, cell = hand[index // n], cells[index % n]
-            return trusted_play(card, cell) if phase is PLAY else self._give_action(card, cell)
-        return self._discard_action(hand[below(len(hand))])
+            return trusted_play(hand[index // n], cells[index % n])
+        return self._random_last_action(below, hand)
 
-    def _give_action(self, card: Card, cell: Cell) -> Action:
-        # only the solo game has a give phase; its subclass overrides this
-        raise IllegalActionError(f"a standard game has no card to give ({card} at {cell[0]},{cell[1]})")
+    def _random_last_action(self, below: Callable[[int], int], hand: list[Card]) -> Action:
+        """The last phase's part of :meth:`random_action` (``below(n)``: rng.choice's draw)."""
+        return trusted_discard(hand[below(len(hand))])
 
     # -- acting ---------------------------------------------------------------------------
     def apply_action(self, action: Action, seat: int | None = None) -> None:
@@ -169,7 +170,7 @@ class StandardState(State):
         if seat is not None and seat != actor:
             self._check_seat_range(seat)
             raise NotYourTurnError(
-                f"{self.who(seat)}: {action}: it is {self.who(actor)}'s turn {_PHASE_WORDS[self.phase]}"
+                f"{self.who(seat)}: {action}: it is {self.who(actor)}'s turn {self.phase_words[self.phase]}"
             )
         phase = self.phase
         kind = type(action)
@@ -259,7 +260,7 @@ class StandardState(State):
     # -- errors ---------------------------------------------------------------------------
     def _wrong_kind(self, actor: int, action: Action) -> IllegalActionError:
         return IllegalActionError(
-            f"{self.who(actor)}: {action}: the turn is waiting {_PHASE_WORDS[self.phase]}"
+            f"{self.who(actor)}: {action}: the turn is waiting {self.phase_words[self.phase]}"
             f" ({self._phase_example()})"
         )
 
@@ -279,34 +280,45 @@ class StandardState(State):
         return IllegalActionError(f"{self.who(actor)}: cannot {verb} {card}: it is not in their hand")
 
     # -- views, scores, copies --------------------------------------------------------------
-    def _add_view(self, view: dict[str, Any], seat: int | None) -> None:
+    def phase_now(self) -> Phase:
+        return Phase.OVER if self.terminal else self.phase
+
+    def _hands(self) -> list[list[Card]]:
+        return self.hands
+
+    def _visible_hand(self, seat: int | None) -> tuple[Card, ...] | None:
+        if seat is None or not self._hand_visible_to_owner(seat):
+            return None
+        return self.sorted_hand(self.hands[seat])
+
+    def _viewer_cells(self, seat: int | None) -> list[Cell]:
+        return self.legal_cells() if seat is not None and not self.terminal and seat == self.seat else []
+
+    def _turn_view(self, seat: int | None) -> TurnView:
         actor = None if self.terminal else self.seat
-        view.update(
-            {
-                "phase": "over" if self.terminal else self.phase,
-                "turn": actor,
-                "turn_number": self.turn,
-                "draw_pile": len(self.deck),
-                "discard_piles": [card_texts(pile) for pile in self.piles],
-                "hand_sizes": [len(hand) for hand in self.hands],
-                # only the drawing player learns which cards they drew; the others see the
-                # sources (a discard-pile card drawn is public, but it is now in a hand, and a
-                # view never names a card in another player's hand)
-                "drawn_this_turn": [
-                    {
-                        "source": str(self._draws[source]).removeprefix("draw "),
-                        "card": str(card) if seat == actor else None,
-                    }
-                    for source, card in ([] if self.terminal else self.drawn)
-                ],
-                "turn_log": [] if self.terminal else [str(a) for _, a in self.history[len(self.history) - self._turn_actions() :]],
-                "legal_cells": [list(c) for c in self.legal_cells()] if seat == actor else [],
-            }
+        return TurnView(
+            actor=actor,
+            turn=self.turn,
+            draw_pile=len(self.deck),
+            piles=tuple(Pile(index if self.seat_piles else None, tuple(pile)) for index, pile in enumerate(self.piles)),
+            # only the drawing player learns which cards they drew; the others see the sources
+            # (a discard-pile card drawn is public, but it is now in a hand, and a view never
+            # names a card in another player's hand)
+            drawn=tuple(
+                Drawn(source, str(self._draws[source]).removeprefix("draw "), card if seat == actor else None)
+                for source, card in ([] if self.terminal else self.drawn)
+            ),
+            turn_log=() if self.terminal else tuple(
+                str(a) for _, a in self.history[len(self.history) - self._turn_actions() :]
+            ),
+            place_into=self._place_into(),
         )
-        if seat is not None and seat < len(self.hands) and self._hand_visible_to_owner(seat):
-            view["hand"] = self.sorted_cards(self.hands[seat])
-        if self.terminal:
-            view["hands"] = [self.sorted_cards(hand) for hand in self.hands]
+
+    def _place_into(self) -> int | None:
+        return None
+
+    def _hands_at_end(self) -> tuple[tuple[Card, ...], ...] | None:
+        return tuple(self.sorted_hand(hand) for hand in self.hands) if self.terminal else None
 
     def _turn_actions(self) -> int:
         """Actions taken so far in the turn in progress: its draws, then its play."""
@@ -315,11 +327,37 @@ class StandardState(State):
     def _hand_visible_to_owner(self, seat: int) -> bool:
         return True
 
+    def progress(self) -> Progress:
+        actor = None if self.terminal else self.seat
+        return Progress(
+            mode=self.mode,
+            phase=self.phase_now(),
+            finished=self.terminal,
+            awaiting=tuple(self.awaited_seats()),
+            actor=actor,
+            actor_name=None if actor is None else self.names[actor],
+            turn=self.turn,
+            round=None,
+            rounds=None,
+            pick=None,
+            picks_per_round=None,
+            draw_pile=len(self.deck),
+            cards_in_hands=sum(len(hand) for hand in self.hands),
+        )
+
+    def _public_move(self, index: int, seat: int, action: Action) -> PublicMove:
+        name = self.names[seat]
+        kind = type(action)
+        if kind is Draw:
+            source = cast(Draw, action).source
+            # the card drawn went into a hand: only its source is public
+            return PublicMove(index, seat, name, "draw", str(action), source=source)
+        played = cast("Play | Give | Discard", action)
+        cell = None if kind is Discard else cast("Play | Give", action).cell
+        return PublicMove(index, seat, name, str(action).split(" ", 1)[0], str(action), played.card, cell)
+
     def _score_seats(self) -> list[Seat]:
         return [Seat(name, arb, tuple(hand)) for name, arb, hand in zip(self.names, self.arboretums, self.hands)]
-
-    def _score(self) -> TableScore:
-        return score_table(self.game.rules, self._score_seats(), self.species)
 
     def zones(self) -> dict[str, list[Card]]:
         zones = {"deck": list(self.deck)}
@@ -337,5 +375,3 @@ class StandardState(State):
         new.piles = [list(pile) for pile in self.piles]
         new.drawn = list(self.drawn)
 
-
-STATE_CLASS = StandardState

@@ -15,7 +15,7 @@ from .db import get_session
 from .events import load_event
 from .pages import render_page
 from .rounds import load_round
-from .services import live as live_service
+from .services import live_seats, live_tables
 from .services import live_log
 from .services import practice as practice_service
 from .services.live_view import CardFace, build_screen
@@ -41,7 +41,7 @@ def _render(game: Game, log: list[Any], base_url: str, title: str, back: str) ->
     names = list(state.names)
     hands = []
     for seat in range(state.seats):
-        seat_view = state.view(seat)
+        seat_view = state.view(seat).to_json()
         cards = [CardFace.of(t) for t in seat_view.get("hand", [])]
         if state.mode == "solo" and seat == 1:
             cards = [CardFace.of(str(c)) for c in state.hands[1]]  # Q's face-down hand, shown in the replay
@@ -60,15 +60,15 @@ def _finished_table(table: Any) -> tuple[Game, list[Any]]:
     db = get_session()
     if table.game is None or table.log_version == 0:
         abort(404)
-    replayed = live_service.load_state(db, table)
+    replayed = live_tables.load_state(db, table)
     if not replayed.state.is_terminal():
         abort(404)  # replays only once the game is over: they show every hand
-    return live_service.game_of(table), [list(e) for e in replayed.entries]
+    return live_tables.game_of(table), [list(e) for e in replayed.entries]
 
 
 @bp.get("/replay/seat/<token>")
 def seat(token: str) -> Any:
-    ctx = live_service.seat_context(get_session(), token)
+    ctx = live_seats.seat_context(get_session(), token)
     if ctx is None:
         abort(404)
     game, log = _finished_table(ctx.table)

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Card
+from engine import Card, SeatView
 
 
 def species_class(species: str) -> str:
@@ -115,9 +115,10 @@ def _path_cells(outcome: dict[str, Any] | None, seat: int, species: str) -> set[
     return cells
 
 
-def build_screen(view: dict[str, Any], path_species: str = "", hands: list[list[str]] | None = None) -> Screen:
+def build_screen(seat_view: SeatView, path_species: str = "", hands: list[list[str]] | None = None) -> Screen:
     """The screen for ``view`` (a seat's view, or the public view with ``hands`` revealed in a
     replay of a finished game)."""
+    view = seat_view.to_json()
     viewer = view["viewer"]
     names: list[str] = list(view["names"])
     mode = view["mode"]

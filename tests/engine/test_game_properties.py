@@ -7,6 +7,7 @@ no view names a card its seat may not see; finished and unfinished games replay 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -16,11 +17,14 @@ from typing import Any, Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import make_deck
+from engine.actions import Draw, Pick
+from engine.case import parse_case
+from engine.cards import Card, make_deck
 from engine.draft import DraftState
-from engine.game import SIMULTANEOUS, Game, State
+from engine.game import GAME_MODES, MODES, SIMULTANEOUS, Game, State
 from engine.solo import SoloState
 from engine.standard import StandardState
+from engine.views import Phase, SeatView
 
 GAMES = [
     ("standard", 2, "2018"), ("standard", 3, "2018"), ("standard", 4, "2018"),
@@ -48,14 +52,28 @@ def steps(mode: str, players: int, edition: str, seed: int) -> Iterator[State]:
     yield state
 
 
-def cards_named(view: dict[str, Any], species: tuple[str, ...]) -> set[str]:
-    """Every card a view mentions, as text ("Oak 3", also inside action texts) or as a planted
-    card object ({"species": "Oak", "value": 3, ...}), in the text form "Oak 3"."""
-    text = json.dumps(view)
+def cards_named(view: SeatView, species: tuple[str, ...]) -> set[str]:
+    """Every card a view holds, in the text form "Oak 3": the Card objects anywhere in the typed
+    view, and every card its JSON form mentions, as text (also inside action texts) or as a
+    planted card object ({"species": "Oak", "value": 3, ...})."""
+    found = {str(card) for card in cards_in(view)}
+    text = json.dumps(view.to_json())
     names = "|".join(re.escape(name) for name in species)
-    found = set(re.findall(rf"(?<![A-Za-z])(?:{names}) [1-8]\b", text))
+    found.update(re.findall(rf"(?<![A-Za-z])(?:{names}) [1-8]\b", text))
     found.update(f"{m[1]} {m[2]}" for m in re.finditer(r'"species": "([^"]+)", "value": (\d+)', text))
     return found
+
+
+def cards_in(value: object) -> Iterator[Card]:
+    """The Card objects anywhere inside a view: its dataclasses, tuples and actions."""
+    if isinstance(value, Card):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from cards_in(getattr(value, field.name))
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from cards_in(item)
 
 
 def hidden_from(state: State, seat: int | None) -> set[str]:
@@ -124,7 +142,7 @@ def test_no_view_ever_names_a_card_its_seat_may_not_see(params: tuple[tuple[str,
             assert not leaked, f"{mode}: seat {seat} sees {sorted(leaked)}"
             if isinstance(state, DraftState) and seat is not None:
                 own = state.pending[seat]
-                assert view["pending"] == (None if own is None else {"card": str(own.card), "cell": own.cell and list(own.cell), "text": str(own)})
+                assert view.draft is not None and view.draft.pending == own
 
 
 def test_the_leak_check_sees_hand_cards_and_planted_cards() -> None:
@@ -139,3 +157,81 @@ def test_the_leak_check_sees_hand_cards_and_planted_cards() -> None:
     assert own & hidden_from(state, 1)
     planted = {str(card) for card in state.arboretums[0].cards()}
     assert planted and planted <= cards_named(state.view(1), state.species)
+
+
+@settings(max_examples=12, deadline=None)
+@given(games)
+def test_the_public_accessors_agree_with_the_state_and_hide_what_is_hidden(params: tuple[tuple[str, int, str], int]) -> None:
+    """progress(), last_moves() and score_case() at every step of a seeded random game."""
+    (mode, players, edition), seed = params
+    for state in steps(mode, players, edition, seed):
+        zones = state.zones()
+        progress = state.progress()
+        assert progress.mode == mode and progress.finished == state.is_terminal()
+        assert progress.phase is state.view(None).phase and isinstance(progress.phase, Phase)
+        assert list(progress.awaiting) == state.awaited_seats()
+        assert progress.draw_pile == len(zones["deck"])
+        assert progress.cards_in_hands == sum(len(zones[f"hand {seat}"]) for seat in range(state.seats))
+        moves = state.last_moves(5)
+        assert [move.index for move in moves] == list(range(max(0, len(state.history) - 5), len(state.history)))
+        hidden = hidden_from(state, None) - {str(card) for arb in state.arboretums for card in arb.cards()}
+        for move, (seat, action) in zip(moves, state.history[-5:] if moves else [], strict=True):
+            assert move.seat == seat and move.name == state.names[seat]
+            if isinstance(action, Draw):
+                assert move.card is None and move.text == str(action)  # the card drawn went into a hand
+            elif isinstance(action, Pick):
+                # a pick names its card only once revealed and planted where it chose
+                if move.card is not None:
+                    assert move.cell is not None and state.arboretums[seat].get(move.cell) == move.card == action.card
+                assert not any(card in move.text for card in hidden)
+            else:
+                assert move.card == action.card and move.text == str(action)
+        case = state.score_case()
+        if not state.is_terminal():
+            assert case is None
+    assert case is not None and case.score() == state.outcome()
+    assert parse_case(json.loads(json.dumps(case.to_json()))).score() == state.outcome()
+
+
+def test_last_moves_of_a_draft_hide_replaced_and_pending_picks() -> None:
+    state = Game("draft", 2, seed=3).new_initial_state()
+    assert isinstance(state, DraftState)
+    first, second = state.hands[0][0], state.hands[0][1]
+    state.apply_action(Pick(first, (0, 0)), 0)
+    state.apply_action(Pick(second, (0, 0)), 0)  # replaces the first choice
+    assert [m.text for m in state.last_moves(9)] == ["pick a card", "pick a card"]
+    state.apply_action(Pick(state.hands[1][0], None), 1)  # discarded face down
+    moves = state.last_moves(9)
+    assert [(m.seat, m.card, m.cell) for m in moves] == [(0, None, None), (0, second, (0, 0)), (1, None, None)]
+    assert moves[1].text == f"pick {second} at 0,0" and moves[2].text == "pick a card"
+    assert state.last_moves(1) == moves[2:] and state.last_moves(0) == []
+
+
+def test_progress_reads_as_the_overview_shows_it() -> None:
+    state = Game("standard", 2, seed=1, names=("Ann", "Bo")).new_initial_state()
+    assert isinstance(state, StandardState)
+    progress = state.progress()
+    assert (progress.summary, progress.cards_left) == ("turn 1, Ann draw (first card)", f"{len(state.deck)} cards in the draw pile")
+    draft = Game("draft", 3, seed=1).new_initial_state()
+    assert (draft.progress().summary, draft.progress().cards_left) == ("round 1 of 3, pick 1 of 7", f"24 cards in hands, {80 - 24} undealt")
+
+
+def test_face_up_hands_show_every_hand_and_hidden_pick() -> None:
+    solo = Game("solo", 1, seed=2).new_initial_state()
+    rng = random.Random(2)
+    while not solo.is_terminal() and len(solo.history) < 12:
+        solo.apply_action(solo.random_action(rng))
+    assert isinstance(solo, SoloState) and solo.hands[1]
+    shown = solo.face_up_hands()
+    assert [h.name for h in shown] == ["Player 1", "Q"] and shown[1].cards == solo.sorted_hand(solo.hands[1])
+    assert solo.view(0).hand is not None and solo.view(1).hand is None  # Q's hand stays face down in the views
+    draft = Game("draft", 2, seed=2).new_initial_state()
+    assert isinstance(draft, DraftState)
+    pick = Pick(draft.hands[1][0], None)
+    draft.apply_action(pick, 1)
+    assert [h.pending for h in draft.face_up_hands()] == [None, pick]
+
+
+def test_every_mode_is_registered_by_its_state_class() -> None:
+    assert GAME_MODES == {"standard": StandardState, "draft": DraftState, "solo": SoloState}
+    assert set(GAME_MODES) == set(MODES)

@@ -11,6 +11,7 @@ from engine.cards import Card
 from engine.draft import DraftState
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
 from engine.game import SIMULTANEOUS, TERMINAL, Game, StaleActionError
+from engine.views import DraftView, Phase, Reveal
 
 
 def new(players: int, seed: int = 1) -> DraftState:
@@ -33,6 +34,12 @@ def refused(state: DraftState, error: type[Exception], apply: Callable[[], None]
     assert snapshot(state) == before
 
 
+def draft_of(state: DraftState) -> DraftView:
+    draft = state.view(0).draft
+    assert draft is not None
+    return draft
+
+
 def plant_first(state: DraftState, seat: int) -> Pick:
     """The first card of the seat's hand at the first legal cell."""
     return Pick(state.hands[seat][0], state.arboretums[seat].legal_cells()[0])
@@ -51,8 +58,9 @@ def test_setup_deals_eight_each_from_one_deck(players: int, species: int, rounds
     assert len(state.deck) == 8 * species - 8 * players
     assert state.current_player() == SIMULTANEOUS
     assert state.awaited_seats() == list(range(players))
-    view = state.view(0)
-    assert (view["round"], view["pick"], view["direction"], view["chosen"]) == (1, 1, "next", [False] * players)
+    draft = state.view(0).draft
+    assert draft is not None
+    assert (draft.round, draft.pick, draft.direction, draft.chosen) == (1, 1, "next", (False,) * players)
 
 
 def test_legal_picks_are_every_card_at_every_legal_cell_or_discarded() -> None:
@@ -72,9 +80,10 @@ def test_a_pick_is_hidden_until_every_seat_has_chosen() -> None:
     assert state.awaited_seats() == [1, 2]
     assert len(state.arboretums[0]) == 0  # nothing is carried out yet
     mine, other = state.view(0), state.view(1)
-    assert mine["pending"] == {"card": str(pick.card), "cell": [0, 0], "text": str(pick)}
-    assert other["pending"] is None and other["chosen"] == [True, False, False]
-    assert str(pick.card) not in str(other) and str(pick.card) not in str(state.view(None))
+    assert mine.draft is not None and mine.draft.pending == pick
+    assert mine.to_json()["pending"] == {"card": str(pick.card), "cell": [0, 0], "text": str(pick)}
+    assert other.draft is not None and other.draft.pending is None and other.draft.chosen == (True, False, False)
+    assert str(pick.card) not in str(other.to_json()) and str(pick.card) not in str(state.view(None).to_json())
 
 
 def test_a_pick_may_be_changed_until_the_last_seat_has_chosen() -> None:
@@ -92,11 +101,13 @@ def test_a_pick_may_be_changed_until_the_last_seat_has_chosen() -> None:
     assert state.arboretums[0][(1, 1)] == second and len(state.arboretums[0]) == 1
     assert first in state.hands[1]  # passed on with the rest of the hand
     assert len(state.arboretums[1]) == 0 and other in state.out
-    assert state.view(0)["last_reveal"] == [
+    draft = state.view(0).draft
+    assert draft is not None and draft.last_reveal == (Reveal(0, second, (1, 1)), Reveal(1, None, None))
+    assert state.view(0).to_json()["last_reveal"] == [
         {"seat": 0, "card": str(second), "cell": [1, 1]},
         {"seat": 1, "discarded": True},
     ]
-    assert str(other) not in str(state.view(0))  # a discard leaves the game face down
+    assert str(other) not in str(state.view(0).to_json())  # a discard leaves the game face down
     assert state.discarded == [0, 1]
 
 
@@ -104,7 +115,7 @@ def test_a_pick_may_be_changed_until_the_last_seat_has_chosen() -> None:
 def test_hands_pass_next_previous_next_and_the_eighth_card_is_discarded(players: int) -> None:
     state = new(players, seed=players)
     for round_index, step in enumerate([1, -1, 1][: state.rounds]):
-        assert state.view(0)["direction"] == ("next" if step == 1 else "previous")
+        assert draft_of(state).direction == ("next" if step == 1 else "previous")
         for pick in range(7):
             before = [list(hand) for hand in state.hands]
             picks = [plant_first(state, seat) for seat in range(players)]
@@ -114,12 +125,12 @@ def test_hands_pass_next_previous_next_and_the_eighth_card_is_discarded(players:
                 for seat in range(players):
                     rest = [card for card in before[seat] if card != picks[seat].card]
                     assert state.hands[(seat + step) % players] == rest
-                assert state.view(0)["pick"] == pick + 2
+                assert draft_of(state).pick == pick + 2
         last_cards = {card for hand in before for card in hand} - {p.card for p in picks}
         assert last_cards <= set(state.out) and len(last_cards) == players
         if round_index + 1 < state.rounds:
             assert [len(hand) for hand in state.hands] == [8] * players
-            assert state.view(0)["round"] == round_index + 2
+            assert draft_of(state).round == round_index + 2
     assert state.is_terminal() and state.current_player() == TERMINAL
     assert [len(arb) for arb in state.arboretums] == [7 * state.rounds] * players
     assert len(state.deck) == 8  # never dealt, out of the game
@@ -167,13 +178,13 @@ def test_after_the_last_round_nothing_more_is_taken() -> None:
         everyone_plants(state)
     assert state.legal_actions(0) == [] and state.awaited_seats() == []
     refused(state, GameOverError, lambda: state.apply_action(Pick(Card("Oak", 1), None), 0), "over")
-    assert state.view(2)["phase"] == "over" and "outcome" in state.view(2)
+    assert state.view(2).phase is Phase.OVER and state.view(2).outcome == state.outcome()
 
 
 def test_only_a_reveal_makes_a_pick_form_stale() -> None:
     state = new(2, seed=8)
-    stamp = state.view(0)["stamp"]
+    stamp = state.view(0).stamp
     state.apply_action(plant_first(state, 1), 1)  # another seat choosing does not
     state.apply_stamped(plant_first(state, 0), 0, stamp)
-    assert state.reveals == 1 and state.view(0)["stamp"] != stamp
+    assert state.reveals == 1 and state.view(0).stamp != stamp
     refused(state, StaleActionError, lambda: state.apply_stamped(plant_first(state, 0), 0, stamp), "seat 0", "moved on")

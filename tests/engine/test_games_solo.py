@@ -12,6 +12,7 @@ from engine.cards import Edition, edition_species
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
 from engine.game import TERMINAL, Game
 from engine.solo import SoloState
+from engine.views import Pile
 
 
 def new(seed: int = 1) -> SoloState:
@@ -50,7 +51,8 @@ def test_setup_six_species_seven_cards_one_face_up_discard_and_an_empty_q() -> N
     assert state.current_player() == 0
     assert state.legal_actions() == [Draw(DECK), Draw(SHARED_DISCARD)]
     view = state.view(0)
-    assert view["discard_piles"] == [[str(state.piles[0][0])]] and view["hand_sizes"] == [7, 0]
+    assert view.turns is not None and view.turns.piles == (Pile(None, (state.piles[0][0],)),)
+    assert [info.hand_size for info in view.seats] == [7, 0]
 
 
 def test_a_turn_gives_q_a_card_where_the_player_chooses_then_refills() -> None:
@@ -62,7 +64,8 @@ def test_a_turn_gives_q_a_card_where_the_player_chooses_then_refills() -> None:
     refused(state, IllegalActionError, lambda: state.apply_action(Draw(SHARED_DISCARD)), "the discard pile is empty")
     state.apply_action(Draw(DECK))
     state.apply_action(Play(state.hands[0][0], (0, 0)))
-    assert state.phase == "give" and state.view(0)["place_into"] == 1
+    turns = state.view(0).turns
+    assert state.phase == "give" and turns is not None and turns.place_into == 1
     assert state.legal_cells() == [(0, 0)]
     card = state.hands[0][0]
     assert state.legal_actions() == [Give(c, (0, 0)) for c in state.hands[0]]
@@ -74,7 +77,7 @@ def test_a_turn_gives_q_a_card_where_the_player_chooses_then_refills() -> None:
     assert state.deck == deck[:-2]
     assert len(state.hands[0]) == 7 and state.phase == "draw1" and state.current_player() == 0
     view = state.view(0)
-    assert view["hand_sizes"] == [7, 1] and str(deck[-2]) not in str(view)
+    assert [info.hand_size for info in view.seats] == [7, 1] and str(deck[-2]) not in str(view.to_json())
     # later cards for Q follow the placement rule in Q's arboretum
     draw_and_play(state)
     card = state.hands[0][0]
@@ -95,7 +98,8 @@ def test_the_last_deck_card_goes_to_the_discard_pile_and_the_game_ends() -> None
     assert state.current_player() == TERMINAL and state.legal_actions() == []
     outcome = state.outcome()
     assert outcome is not None and outcome.rules == "solo" and len(outcome.winners) == 1
-    assert state.view(0)["hands"][1] == []
+    hands = state.view(0).hands_at_end
+    assert hands is not None and hands[1] == ()
     refused(state, GameOverError, lambda: state.apply_action(Draw(DECK)), "over")
 
 
@@ -119,13 +123,13 @@ def test_q_never_acts_and_its_hand_is_hidden_until_the_end() -> None:
     while not state.is_terminal():
         hidden = {str(card) for card in state.hands[1]} | {str(card) for card in state.deck}
         for seat in (None, 0, 1):
-            text = str(state.view(seat))
+            text = str(state.view(seat).to_json())
             assert not any(card in text for card in hidden)
         state.apply_action(state.random_action(rng))
     view = state.view(0)
-    assert view["hands"][1] == [str(card) for card in sorted(state.hands[1])]
+    assert view.hands_at_end is not None and view.hands_at_end[1] == state.sorted_hand(state.hands[1])
     assert len(state.hands[1]) >= 10  # one a turn while the draw pile lasts
-    assert view["outcome"]["winners"] in (["Player 1"], ["Q"])
+    assert view.outcome is not None and view.outcome.winner_names in (["Player 1"], ["Q"])
 
 
 def test_wrong_actions_change_nothing() -> None:

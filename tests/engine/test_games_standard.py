@@ -12,6 +12,7 @@ from engine.cards import Card, Edition, edition_species
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
 from engine.game import TERMINAL, Game, StaleActionError
 from engine.standard import StandardState
+from engine.views import Drawn, Pile
 
 
 def new(players: int = 2, seed: int = 1, edition: str = "2018") -> StandardState:
@@ -61,8 +62,8 @@ def test_setup_2010_puts_a_card_on_every_discard_pile_but_the_start_players(play
     assert len(state.deck) == 8 * {2: 6, 3: 8, 4: 10}[players] - 8 * players + 1
     assert set(state.species) <= set(edition_species(Edition.E2010))
     assert state.legal_actions() == [Draw(DECK), *[Draw(seat) for seat in range(1, players)]]
-    view = state.view(0)
-    assert view["discard_piles"][1] == [str(state.piles[1][0])]
+    turns = state.view(0).turns
+    assert turns is not None and turns.piles[1] == Pile(1, (state.piles[1][0],))
 
 
 def test_draws_come_from_the_deck_or_any_discard_pile_including_ones_own() -> None:
@@ -89,11 +90,11 @@ def test_a_deck_card_is_seen_by_its_drawer_before_the_second_draw() -> None:
     state.apply_action(Draw(DECK))
     assert state.phase == "draw2"
     mine, theirs = state.view(0), state.view(1)
-    assert str(top) in mine["hand"]
-    assert mine["drawn_this_turn"] == [{"source": "deck", "card": str(top)}]
-    assert theirs["drawn_this_turn"] == [{"source": "deck", "card": None}]
-    assert str(top) not in str(theirs)
-    assert theirs["hand_sizes"] == [8, 7] and theirs["turn_log"] == ["draw deck"]
+    assert mine.hand is not None and top in mine.hand and theirs.hand is not None and top not in theirs.hand
+    assert mine.turns is not None and mine.turns.drawn == (Drawn(DECK, "deck", top),)
+    assert theirs.turns is not None and theirs.turns.drawn == (Drawn(DECK, "deck", None),)
+    assert str(top) not in str(theirs.to_json())
+    assert [info.hand_size for info in theirs.seats] == [8, 7] and theirs.turns.turn_log == ("draw deck",)
 
 
 def test_play_first_card_anywhere_then_adjacent_only() -> None:
@@ -153,8 +154,9 @@ def test_the_game_ends_after_the_turn_that_drew_the_last_card() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.rules == "standard-2018"
     assert [len(hand) for hand in state.hands] == [7, 7]
-    assert state.view(0)["outcome"]["winners"] == outcome.winner_names
-    assert state.view(1)["hands"][0] == [str(c) for c in sorted(state.hands[0])]  # hands are shown at the end
+    assert state.view(0).outcome == outcome
+    hands = state.view(1).hands_at_end  # hands are shown at the end
+    assert hands is not None and [str(c) for c in hands[0]] == [str(c) for c in sorted(state.hands[0])]
     refused(state, GameOverError, lambda: state.apply_action(Draw(0)), "game is over")
 
 
@@ -227,7 +229,7 @@ def test_version_counts_applied_actions_only() -> None:
 
 def test_a_double_tap_is_refused_by_its_stamp() -> None:
     state = new(2, seed=4)
-    stamp = state.view(0)["stamp"]
+    stamp = state.view(0).stamp
     state.apply_stamped(Draw(DECK), 0, stamp)
     refused(state, StaleActionError, lambda: state.apply_stamped(Draw(DECK), 0, stamp), "seat 0", "moved on", "nothing was done")
     state.apply_stamped(Draw(DECK), 0, state.stamp(0))
