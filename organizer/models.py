@@ -12,17 +12,53 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 from datetime import date as Date
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Column, ForeignKey, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-ENTRY_MODES: tuple[str, ...] = ("totals", "scorepad", "assistant")
-ROUND_FORMATS: tuple[str, ...] = ("standard", "draft")
+
+# The vocabulary of the stored strings. StrEnum members are the strings themselves, so the
+# database keeps the same values and a comparison with a literal still holds.
+
+
+class RoundStatus(StrEnum):
+    PROPOSED = "proposed"
+    PUBLISHED = "published"
+    FINISHED = "finished"
+
+
+class ResultStatus(StrEnum):
+    ENTERED = "entered"
+    CONFIRMED = "confirmed"
+    DISPUTED = "disputed"
+
+
+class RoundFormat(StrEnum):
+    STANDARD = "standard"
+    DRAFT = "draft"
+
+
+class EntryMode(StrEnum):
+    """How a table's result was entered. An event allows some of the first three; ``DIGITAL``
+    is recorded by a table played on the players' devices, never chosen in the event form."""
+
+    TOTALS = "totals"
+    SCOREPAD = "scorepad"
+    ASSISTANT = "assistant"
+    DIGITAL = "digital"
+
+
+#: the entry modes an event may allow, in the order the forms show them
+ENTRY_MODES: tuple[EntryMode, ...] = (EntryMode.TOTALS, EntryMode.SCOREPAD, EntryMode.ASSISTANT)
+ROUND_FORMATS: tuple[RoundFormat, ...] = tuple(RoundFormat)
 TABLE_SIZES: tuple[int, ...] = (4, 3, 2)
 EDITIONS: tuple[str, ...] = ("2018", "2010")
-ROUND_STATUSES: tuple[str, ...] = ("proposed", "published", "finished")
-RESULT_STATUSES: tuple[str, ...] = ("entered", "confirmed", "disputed")
+ROUND_STATUSES: tuple[RoundStatus, ...] = tuple(RoundStatus)
+RESULT_STATUSES: tuple[ResultStatus, ...] = tuple(ResultStatus)
+#: rounds whose results count (a proposal is not played yet)
+PLAYED_STATUSES: tuple[RoundStatus, ...] = (RoundStatus.PUBLISHED, RoundStatus.FINISHED)
 
 
 def utcnow() -> datetime:
@@ -65,11 +101,12 @@ class Event(SQLModel, table=True):
     date: Date
     edition: str = Field(default="2018", max_length=4)
     #: one entry per round, "standard" or "draft"; its length is the number of rounds
-    round_formats: list[str] = Field(default_factory=lambda: ["standard"] * 3, sa_type=JSON)
+    round_formats: list[str] = Field(default_factory=lambda: [RoundFormat.STANDARD.value] * 3, sa_type=JSON)
     preferred_table_size: int = Field(default=4)
     point_scheme: str = Field(default="beaten", max_length=32)
     tiebreak_order: list[str] = Field(default_factory=list, sa_type=JSON)
-    entry_modes: list[str] = Field(default_factory=lambda: ["totals", "scorepad"], sa_type=JSON)
+    entry_modes: list[str] = Field(default_factory=lambda: [EntryMode.TOTALS.value, EntryMode.SCOREPAD.value],
+                                   sa_type=JSON)
     #: optional pick timer of live drafts (issue 4)
     pick_timer_seconds: int | None = Field(default=None)
     created_by_id: int | None = Field(default=None, foreign_key="organizer.id")
@@ -108,8 +145,8 @@ class Round(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     event_id: int = _cascade_fk("event.id")
     number: int
-    format: str = Field(default="standard", max_length=16)
-    status: str = Field(default="proposed", max_length=16)
+    format: str = Field(default=RoundFormat.STANDARD, max_length=16)
+    status: str = Field(default=RoundStatus.PROPOSED, max_length=16)
     seed: int = Field(default=0)
     #: round clock for the projector view
     duration_minutes: int | None = Field(default=None)
@@ -154,13 +191,13 @@ class Result(SQLModel, table=True):
     table_id: int = Field(
         sa_column=Column(Integer, ForeignKey("gametable.id", ondelete="CASCADE"), nullable=False, unique=True)
     )
-    entry_mode: str = Field(default="totals", max_length=16)
+    entry_mode: str = Field(default=EntryMode.TOTALS, max_length=16)
     #: per seat, in seat order: {"player_id", "points", "species_count", "scorepad": {species: points}}
     seats: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
     #: the score case (assistant mode, digital tables) and the engine's output for it
     score_case: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     score_output: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    status: str = Field(default="entered", max_length=16)
+    status: str = Field(default=ResultStatus.ENTERED, max_length=16)
     dispute_note: str = Field(default="", max_length=500)
     #: optimistic concurrency: a submit names the version it edits; a stale one is refused
     version: int = Field(default=1)

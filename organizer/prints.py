@@ -18,7 +18,7 @@ from .events import load_event
 from .models import EDITIONS, Event
 from .printing import PrintingError, blank_scorepad, event_report, round_pack, score_sheet, standings_pdf
 from .printing.data import Paper
-from .services import printouts
+from .services import prints as service
 from .services.errors import InputError
 
 bp = Blueprint("prints", __name__)
@@ -47,7 +47,7 @@ def requested_paper() -> Paper:
     paper = str(request.args.get("paper") or current_app.config.get("PRINT_PAPER") or "a4").strip().lower()
     if paper not in PAPERS:
         # Cut short: the message travels in the session cookie.
-        raise printouts.NothingToPrint(f"unknown paper {paper[:20]!r}: expected a4 or letter.")
+        raise service.NothingToPrint(f"unknown paper {paper[:20]!r}: expected a4 or letter.")
     return paper  # type: ignore[return-value]
 
 
@@ -55,13 +55,13 @@ def _deliver(make: Callable[[], bytes], filename: str, back_to: str) -> Any:
     try:
         pdf = make()
     except (InputError, PrintingError) as refused:
-        message = refused.message if isinstance(refused, printouts.NothingToPrint) else str(refused)
+        message = refused.message if isinstance(refused, service.NothingToPrint) else str(refused)
         flash(f"No PDF made: {message[:1].upper()}{message[1:]}", "error")
         return redirect(back_to)
     return pdf_response(pdf, filename)
 
 
-def _table_url(event: Event) -> printouts.TableUrl:
+def _table_url(event: Event) -> service.TableUrl:
     def table_url(round_number: int, table_number: int) -> str:
         return url_for("tables.show", event_id=event.id, number=round_number, table=table_number, _external=True)
     return table_url
@@ -77,7 +77,7 @@ def seat_url(token: str) -> str:
 @bp.app_template_global("played_rounds_of")
 def played_rounds_of(event: Event) -> list[int]:
     """For the "standings after round N" choice on the standings page."""
-    return printouts.played_rounds(get_session(), event)
+    return service.played_rounds(get_session(), event)
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/pack.pdf")
@@ -86,11 +86,11 @@ def round_pack_pdf(event_id: int, number: int) -> Any:
     event = load_event(event_id)
 
     def make() -> bytes:
-        return round_pack(printouts.round_pack_data(get_session(), event, number, _table_url(event), seat_url,
+        return round_pack(service.round_pack_data(get_session(), event, number, _table_url(event), seat_url,
                                                     requested_paper()))
 
     back = url_for("rounds.show", event_id=event_id, number=number)
-    if printouts.round_missing(get_session(), event, number):
+    if service.round_missing(get_session(), event, number):
         back = url_for("rounds.index", event_id=event_id)
     return _deliver(make, f"{slug(event.name)}-round-{number}-pack.pdf", back)
 
@@ -101,13 +101,13 @@ def score_sheet_pdf(event_id: int, number: int, table: int) -> Any:
     event = load_event(event_id)
 
     def make() -> bytes:
-        return score_sheet(printouts.score_sheet_data(get_session(), event, number, table, requested_paper()))
+        return score_sheet(service.score_sheet_data(get_session(), event, number, table, requested_paper()))
 
     db = get_session()
     back = url_for("tables.show", event_id=event_id, number=number, table=table)
-    if printouts.round_missing(db, event, number):
+    if service.round_missing(db, event, number):
         back = url_for("rounds.index", event_id=event_id)
-    elif printouts.table_missing(db, event, number, table):
+    elif service.table_missing(db, event, number, table):
         back = url_for("rounds.show", event_id=event_id, number=number)
     return _deliver(make, f"{slug(event.name)}-round-{number}-table-{table}-score-sheet.pdf", back)
 
@@ -126,10 +126,10 @@ def standings_download(event_id: int) -> Any:
             flash("No PDF made: choose the round after which to print the standings.", "error")
             return redirect(back)
     db = get_session()
-    shown = after if after is not None else (printouts.played_rounds(db, event) or [0])[-1]
+    shown = after if after is not None else (service.played_rounds(db, event) or [0])[-1]
 
     def make() -> bytes:
-        return standings_pdf(printouts.standings_data(db, event, after, requested_paper()))
+        return standings_pdf(service.standings_data(db, event, after, requested_paper()))
 
     return _deliver(make, f"{slug(event.name)}-standings-after-round-{shown}.pdf", back)
 
@@ -140,7 +140,7 @@ def report_pdf(event_id: int) -> Any:
     event = load_event(event_id)
 
     def make() -> bytes:
-        return event_report(printouts.event_report_data(get_session(), event, requested_paper()))
+        return event_report(service.event_report_data(get_session(), event, requested_paper()))
 
     return _deliver(make, f"{slug(event.name)}-report.pdf", url_for("events.show", event_id=event_id))
 

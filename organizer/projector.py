@@ -12,7 +12,7 @@ from .events import load_event
 from .models import utcnow
 from .pages import render_page
 from .services import rounds as round_service
-from .services.tournament import standings_view
+from .services.event_standings import standings_view
 
 bp = Blueprint("projector", __name__, url_prefix="/events/<int:event_id>/projector")
 

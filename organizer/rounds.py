@@ -12,9 +12,7 @@ from .events import load_event
 from .models import Event, Round
 from .pages import go_to, render_page
 from .services import rounds as service
-from .services import seating
 from .services.errors import InputError
-from .services.tournament import standings_for
 
 bp = Blueprint("rounds", __name__, url_prefix="/events/<int:event_id>/rounds")
 
@@ -27,16 +25,20 @@ def load_round(event: Event, number: int) -> Round:
     return rnd
 
 
+def _round_list(event: Event, status: int = 200, errors: dict[str, str] | None = None,
+                form: dict[str, str] | None = None) -> Any:
+    assert event.id is not None
+    db = get_session()
+    coming = service.next_round(db, event)
+    return render_page("rounds/index.html", "round_list.html", status, event=event,
+                       rounds=service.event_rounds(db, event.id), next_number=coming.number, ready=coming.ready,
+                       errors=errors or {}, form=form or {})
+
+
 @bp.get("")
 @login_required
 def index(event_id: int) -> Any:
-    event = load_event(event_id)
-    db = get_session()
-    next_number = service.next_round_number(db, event)
-    ready = len(service.seatable_players(db, event_id, next_number)) if next_number <= event.rounds else 0
-    return render_page("rounds/index.html", "round_list.html", event=event,
-                       rounds=service.event_rounds(db, event_id), next_number=next_number, ready=ready,
-                       errors={}, form={})
+    return _round_list(load_event(event_id))
 
 
 @bp.post("/propose")
@@ -44,53 +46,21 @@ def index(event_id: int) -> Any:
 def propose(event_id: int) -> Any:
     event = load_event(event_id)
     db = get_session()
-    raw_seed = request.form.get("seed", "").strip()
-    errors: dict[str, str] = {}
-    seed: int | None = None
-    if raw_seed:
-        try:
-            seed = int(raw_seed)
-            if not 0 <= seed < 2**31:
-                raise ValueError
-        except ValueError:
-            errors["seed"] = "A seed is a whole number from 0 to 2147483647; leave empty for a random one."
-    if not errors:
-        try:
-            rnd = service.propose_round(db, event, g.organizer.name, seed)
-        except InputError as bad:
-            db.rollback()
-            errors = bad.errors
-        else:
-            flash(f"Round {rnd.number} proposed. Review the tables, swap players if needed, then publish.")
-            return go_to(url_for("rounds.show", event_id=event_id, number=rnd.number))
-    next_number = service.next_round_number(db, event)
-    ready = len(service.seatable_players(db, event_id, next_number)) if next_number <= event.rounds else 0
-    return render_page("rounds/index.html", "round_list.html", 422, event=event,
-                       rounds=service.event_rounds(db, event_id), next_number=next_number, ready=ready,
-                       errors=errors, form={"seed": raw_seed})
+    raw_seed = request.form.get("seed", "")
+    try:
+        rnd = service.propose_round(db, event, g.organizer.name, service.seed_from_text(raw_seed))
+    except InputError as bad:
+        db.rollback()
+        return _round_list(event, 422, bad.errors, {"seed": raw_seed.strip()})
+    flash(f"Round {rnd.number} proposed. Review the tables, swap players if needed, then publish.")
+    return go_to(url_for("rounds.show", event_id=event_id, number=rnd.number))
 
 
 def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
-    db = get_session()
-    assert rnd.id is not None and event.id is not None
-    tables = service.tables_of(db, rnd.id)
-    history = service.history_before(db, event.id, rnd.number)
-    repeats = seating.repeated_pairs([[s.seat.player_id for s in t.seats if s.seat.player_id] for t in tables], history)
-    names = {s.player.id: s.player.name for t in tables for s in t.seats if s.player}
-    standing: dict[int, Any] = {}
-    if rnd.number > 1 and rnd.status == "proposed":
-        # The organizer reviews a Swiss proposal against the standings it was made from.
-        standing = {row.player_id: row for row in standings_for(db, event)}
-    unseated: list[str] = []
-    if rnd.status == "proposed":
-        # Checked in after the proposal was made: the organizer re-proposes or seats them by hand.
-        seated_ids = {s.seat.player_id for t in tables for s in t.seats}
-        unseated = [p.name for p in service.seatable_players(db, event.id, rnd.number) if p.id not in seated_ids]
-    return {"event": event, "round": rnd, "tables": tables, "standing": standing, "unseated": unseated,
-            "deadline": service.clock_deadline(rnd),
-            "repeats": [(names.get(a, "?"), names.get(b, "?")) for a, b in repeats],
-            "seated": sorted(((s.player.name, s.player.id, t.table.number) for t in tables for s in t.seats if s.player),
-                             key=lambda item: item[0].casefold())}
+    review = service.review_round(get_session(), event, rnd)
+    return {"event": event, "round": rnd, "tables": review.tables, "standing": review.standing,
+            "unseated": review.unseated, "deadline": review.deadline, "repeats": review.repeats,
+            "seated": review.seated}
 
 
 @bp.get("/<int:number>")

@@ -11,7 +11,7 @@ from .db import get_session
 from .events import load_event
 from .pages import render_page
 from .services import events as event_service
-from .services.tournament import standings_view
+from .services.event_standings import standings_view
 
 bp = Blueprint("standings", __name__, url_prefix="/events/<int:event_id>/standings")
 

@@ -17,7 +17,6 @@ from .events import load_event
 from .models import Event, Round
 from .pages import go_to, render_page
 from .rounds import load_round
-from .services import assistant
 from .services import results as service
 from .services import rounds as round_service
 from .services.errors import InputError
@@ -25,7 +24,7 @@ from .services.errors import InputError
 bp = Blueprint("tables", __name__, url_prefix="/events/<int:event_id>")
 
 
-def _load(event_id: int, number: int, table: int) -> tuple[Event, Round, round_service.TableView]:
+def _load(event_id: int, number: int, table: int) -> tuple[Event, Round, round_service.TableSeating]:
     event = load_event(event_id)
     rnd = load_round(event, number)
     assert rnd.id is not None
@@ -35,35 +34,7 @@ def _load(event_id: int, number: int, table: int) -> tuple[Event, Round, round_s
     return event, rnd, views[0]
 
 
-def _mode(event: Event, requested: str | None) -> str:
-    modes = [m for m in event.entry_modes if m in ("totals", "scorepad", "assistant")]
-    return requested if requested in modes else (modes[0] if modes else "totals")
-
-
-def _prefill(view: round_service.TableView) -> dict[str, str]:
-    """The stored result as form values, for a correction."""
-    form: dict[str, str] = {}
-    if view.result is None:
-        return form
-    case_players = (view.result.score_case or {}).get("players") or []
-    for seat_view, player in zip(view.seats, case_players):
-        sid = seat_view.seat.id
-        form[f"arboretum_{sid}"] = "\n".join(f"{c['x']},{c['y']} {c['species']} {c['value']}" for c in player.get("arboretum", []))
-        form[f"hand_{sid}"] = ", ".join(str(card) for card in player.get("hand", []))
-    for seat_view, stored in zip(view.seats, view.result.seats):
-        sid = seat_view.seat.id
-        form[f"points_{sid}"] = str(stored.get("points", ""))
-        form[f"species_{sid}"] = str(stored.get("species_count", ""))
-        pad = stored.get("scorepad") or {}
-        for index, species in enumerate(view.table.species):
-            if species in pad:
-                form[f"pad_{sid}_{index}"] = str(pad[species])
-        if stored.get("bonus"):
-            form[f"bonus_{sid}"] = str(stored["bonus"])
-    return form
-
-
-def _page(event: Event, rnd: Round, view: round_service.TableView, status: int = 200, **context: Any) -> Any:
+def _page(event: Event, rnd: Round, view: round_service.TableSeating, status: int = 200, **context: Any) -> Any:
     db = get_session()
     confirmed_seats: set[int | None] = set()
     if view.result is not None:
@@ -71,7 +42,7 @@ def _page(event: Event, rnd: Round, view: round_service.TableView, status: int =
     editing = context.pop("editing", view.result is None)
     form = context.pop("form", None)
     if form is None:
-        form = _prefill(view) if editing else {}
+        form = service.form_from_result(view) if editing else {}
     context.setdefault("errors", {})
     context.setdefault("conflict", None)
     context.setdefault("chosen_species", list(view.table.species))
@@ -79,7 +50,7 @@ def _page(event: Event, rnd: Round, view: round_service.TableView, status: int =
     context.setdefault("species_needed", round_service.species_needed(rnd, len(view.seats)))
     context.setdefault("species_colours", [[species, species_colour(species)[1]] for species in view.table.species])
     return render_page("tables/show.html", "table_result.html", status, event=event, round=rnd, view=view,
-                       mode=_mode(event, request.values.get("mode") or (view.result.entry_mode if view.result else None)),
+                       mode=service.entry_mode(event, request.values.get("mode") or (view.result.entry_mode if view.result else None)),
                        editing=editing, form=form, confirmed_seats=confirmed_seats,
                        log=service.audit_log(db, event.id or 0, view.table.id), **context)
 
@@ -97,27 +68,12 @@ def enter(event_id: int, number: int, table: int) -> Any:
     event, rnd, view = _load(event_id, number, table)
     db = get_session()
     form = {key: request.form.get(key, "") for key in request.form if key != "csrf_token"}
-    mode = form.get("mode", "")
+    upload = request.files.get("case_file")
     try:
-        version = int(form.get("version", "0"))
-    except ValueError:
-        version = -1
-    try:
-        if mode not in event.entry_modes:
-            raise InputError({"": f"This event does not allow {mode or 'this kind of'} entry."})
-        if mode == "scorepad":
-            submission = service.parse_scorepad(view, rnd.format, form)
-        elif mode == "totals":
-            submission = service.parse_totals(view, form)
-        else:
-            rules = assistant.rules_for_round(event, rnd.format)
-            upload = request.files.get("case_file")
-            if upload is not None and upload.filename:
-                case = assistant.case_from_upload(upload.read())
-                submission = assistant.score_submission(view, rules, case, field="case_file")
-            else:
-                submission = assistant.score_submission(view, rules, assistant.case_from_form(view, rules, form))
-        service.save_result(db, event, rnd, view, submission, version, g.organizer.name)
+        submission = service.submission_from_form(event, rnd, view, form,
+                                                  upload.read() if upload is not None and upload.filename else None)
+        # no version at all: a first entry (version 0)
+        service.save_result(db, event, rnd, view, submission, _version(missing="0"), g.organizer.name)
     except InputError as bad:
         db.rollback()
         return _page(event, rnd, view, 422, editing=True, form=form, errors=bad.errors)
@@ -127,9 +83,9 @@ def enter(event_id: int, number: int, table: int) -> Any:
     return go_to(url_for("tables.show", event_id=event_id, number=number, table=table))
 
 
-def _version() -> int:
+def _version(missing: str = "") -> int:
     try:
-        return int(request.form.get("version", ""))
+        return int(request.form.get("version", missing))
     except ValueError:
         return -1
 

@@ -6,7 +6,7 @@ the database; the web views fill the dataclasses and serve the bytes."""
 
 from .data import (
     DEFAULT_TIE_BREAKS, EventReportData, PlayerSheet, ReportRound, ReportTable, ResultSeat, RoundPackData,
-    ScoreSheetData, SeatInfo, SpeciesScore, StandingRow, StandingsData, TableInfo,
+    ScoreSheetData, SeatInfo, SheetSpecies, StandingsLine, StandingsData, TableInfo,
 )
 from .errors import PrintingError
 from .roundpack import round_pack
@@ -16,6 +16,6 @@ from .standings import event_report, standings_pdf
 
 __all__ = [
     "DEFAULT_TIE_BREAKS", "EventReportData", "PlayerSheet", "PrintingError", "ReportRound", "ReportTable",
-    "ResultSeat", "RoundPackData", "ScoreSheetData", "SeatInfo", "SpeciesScore", "StandingRow", "StandingsData",
+    "ResultSeat", "RoundPackData", "ScoreSheetData", "SeatInfo", "SheetSpecies", "StandingsLine", "StandingsData",
     "TableInfo", "blank_scorepad", "event_report", "round_pack", "score_sheet", "standings_pdf",
 ]

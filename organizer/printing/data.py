@@ -80,7 +80,7 @@ class RoundPackData:
 
 
 @dataclass(frozen=True)
-class SpeciesScore:
+class SheetSpecies:
     """How one player did in one species in play."""
 
     species: str
@@ -97,7 +97,7 @@ class SpeciesScore:
 class PlayerSheet:
     name: str
     arboretum: tuple[PlacedCard, ...]
-    species: tuple[SpeciesScore, ...]
+    species: tuple[SheetSpecies, ...]
     total: int
     rank: int
     #: Cards left in hand at the end, as (species, value) (standard game; empty for the draft).
@@ -129,7 +129,7 @@ class ScoreSheetData:
 
 
 @dataclass(frozen=True)
-class StandingRow:
+class StandingsLine:
     rank: int
     player: str
     tournament_points: Number
@@ -146,7 +146,7 @@ class StandingsData:
     event: str
     #: The last round counted (0 before any round is played).
     after_round: int
-    rows: tuple[StandingRow, ...]
+    rows: tuple[StandingsLine, ...]
     #: The event's tie-break order in words, printed under the table.
     tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
     paper: Paper = "a4"
@@ -186,7 +186,7 @@ class EventReportData:
     event: str
     edition: str
     rounds: tuple[ReportRound, ...]
-    final_standings: tuple[StandingRow, ...]
+    final_standings: tuple[StandingsLine, ...]
     date: str | None = None
     tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
     paper: Paper = "a4"

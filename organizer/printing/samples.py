@@ -14,7 +14,7 @@ from engine.paths import PathFinder
 
 from .data import (
     EventReportData, ExplanationLine, PlacedCard, PlayerSheet, ReportRound, ReportTable, ResultSeat, RoundPackData, ScoreSheetData,
-    SeatInfo, SpeciesScore, StandingRow, StandingsData, TableInfo,
+    SeatInfo, SheetSpecies, StandingsLine, StandingsData, TableInfo,
 )
 
 FIRST = ["Zoë", "Łukasz", "Ana", "Björn", "Chloé", "Dmitri", "Eleni", "François", "Greta", "Hiro", "Ines",
@@ -94,7 +94,7 @@ def score_table(players: Sequence[tuple[str, tuple[PlacedCard, ...], tuple[tuple
                 why = ("right, but no path",)
             else:
                 why = tuple(path.explain())
-            scores.append(SpeciesScore(species, right, path.points if path else 0,
+            scores.append(SheetSpecies(species, right, path.points if path else 0,
                                        path.cells if path else (), why, hand_sum=sums[index]))
         sheets.append(PlayerSheet(name=name, arboretum=cards, species=tuple(scores),
                                   total=sum(s.points for s in scores), rank=0, hand=hand,
@@ -140,7 +140,7 @@ def sample_standings(players: int = 40, after_round: int = 4, paper: str = "a4",
         rows.append((tp, rng.randrange(20, 40 * after_round), name))
     rows.sort(key=lambda r: (-r[0], -r[1]))
     standings = tuple(
-        StandingRow(rank=i + 1, player=name, tournament_points=tp, game_points=gp,
+        StandingsLine(rank=i + 1, player=name, tournament_points=tp, game_points=gp,
                     opponents_average=Fraction(rng.randrange(0, after_round * 6), 6), species_count=rng.randrange(3, 10),
                     games=after_round, club=rng.choice([None, "Club Łódź", "Göteborg Spelklubb", "Dublin Tree Club"]),
                     dropped=rng.random() < 0.03)
@@ -179,7 +179,7 @@ def sample_event_report(players: int = 16, rounds: int = 3, seed: int = 5) -> Ev
                            final_standings=standings, date="14 March 2026")
 
 
-def standings_from_rounds(rounds: list[ReportRound]) -> tuple[StandingRow, ...]:
+def standings_from_rounds(rounds: list[ReportRound]) -> tuple[StandingsLine, ...]:
     """Totals over the rounds with the default tie-breaks (head-to-head left out of the sample)."""
     tp: dict[str, Fraction] = {}
     points: dict[str, int] = {}
@@ -195,7 +195,7 @@ def standings_from_rounds(rounds: list[ReportRound]) -> tuple[StandingRow, ...]:
                 opponents.setdefault(seat.player, []).extend(s.player for s in seats if s is not seat)
     average = {name: sum((tp[o] for o in opps), Fraction(0)) / len(opps) for name, opps in opponents.items()}
     order = sorted(tp, key=lambda n: (-tp[n], -points[n], -average[n], -species[n], n))
-    return tuple(StandingRow(rank=i + 1, player=name, tournament_points=tp[name], game_points=points[name],
+    return tuple(StandingsLine(rank=i + 1, player=name, tournament_points=tp[name], game_points=points[name],
                              opponents_average=average[name], species_count=species[name],
                              games=len(rounds)) for i, name in enumerate(order))
 

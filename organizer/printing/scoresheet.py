@@ -10,7 +10,7 @@ from reportlab.platypus import Spacer
 
 from engine.cards import Edition, edition_species
 
-from .data import ExplanationLine, PlayerSheet, ScoreSheetData, SpeciesScore
+from .data import ExplanationLine, PlayerSheet, ScoreSheetData, SheetSpecies
 from .documents import CELL, CELL_BOLD, CELL_HEAD, HEADING, NOTE, SUBTITLE, TITLE, Story, build, list_table, markup, para
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
@@ -75,7 +75,7 @@ def _check_player(player: PlayerSheet, in_play: tuple[str, ...]) -> None:
         raise PrintingError(f"{who}: rank {player.rank!r} must be 1 or more")
 
 
-def _check_path(who: str, score: SpeciesScore, cells: dict[tuple[int, int], tuple[str, int]]) -> None:
+def _check_path(who: str, score: SheetSpecies, cells: dict[tuple[int, int], tuple[str, int]]) -> None:
     path = score.path
     if not path:
         return
@@ -134,7 +134,7 @@ def draw_card(canvas: Canvas, x: float, y: float, size: float, species: str, val
 
 
 def draw_arboretum(canvas: Canvas, player: PlayerSheet, edition: Edition, x: float, y: float, w: float,
-                   h: float, paths: list[SpeciesScore]) -> float:
+                   h: float, paths: list[SheetSpecies]) -> float:
     """The cards at the top of the box (x, y, w, h), centred across, with each scored path as a line
     through them; returns the height used."""
     xs = [c[0] for c in player.arboretum]

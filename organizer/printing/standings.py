@@ -7,7 +7,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Spacer
 
-from .data import EventReportData, ReportRound, StandingRow, StandingsData
+from .data import EventReportData, ReportRound, StandingsLine, StandingsData
 from .documents import CELL, CELL_BOLD, HEADING, NOTE, SUBTITLE, TITLE, Story, build, list_table, markup, para
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
@@ -16,7 +16,7 @@ from .layout import INK, MARGIN, fit_text, format_number, paper_size, parse_edit
 STANDING_HEADER = ["#", "Player", "Club", "Games", "TP", "Game pts", "Opp. TP", "Species"]
 
 
-def _check_rows(rows: tuple[StandingRow, ...], what: str) -> None:
+def _check_rows(rows: tuple[StandingsLine, ...], what: str) -> None:
     if not rows:
         raise PrintingError(f"{what}: there are no players yet")
     for row in rows:
@@ -33,7 +33,7 @@ def _check_rows(rows: tuple[StandingRow, ...], what: str) -> None:
                 raise PrintingError(f"{what}: {row.player}'s {label} is negative ({value})")
 
 
-def standings_table(rows: tuple[StandingRow, ...], usable: float) -> Any:
+def standings_table(rows: tuple[StandingsLine, ...], usable: float) -> Any:
     has_clubs = any(row.club for row in rows)
     header = STANDING_HEADER if has_clubs else [h for h in STANDING_HEADER if h != "Club"]
     fixed = {"#": 11 * mm, "Games": 14 * mm, "TP": 15 * mm, "Game pts": 19 * mm, "Opp. TP": 17 * mm,

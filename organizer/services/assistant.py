@@ -11,25 +11,26 @@ from typing import Any
 from engine import ArboretumError
 from engine.case import parse_case
 
-from ..models import Event
+from ..models import EntryMode, Event
+from .rules import rules_name
 from .errors import InputError
 from .results import SeatEntry, Submission
-from .rounds import TableView
+from .rounds import TableSeating
 
 _PLANTED = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s+([A-Za-z][A-Za-z ]*[A-Za-z])\s+(\d+)\s*$")
 MAX_CASE_BYTES = 200_000
 
 
 def rules_for_round(event: Event, round_format: str) -> str:
-    return "draft" if round_format == "draft" else f"standard-{event.edition}"
+    return rules_name(event.edition, round_format)
 
 
-def _seat_name(view: TableView, index: int) -> str:
+def _seat_name(view: TableSeating, index: int) -> str:
     player = view.seats[index].player
     return player.name if player else f"Seat {index + 1}"
 
 
-def case_from_form(view: TableView, rules: str, form: Mapping[str, str]) -> dict[str, Any]:
+def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> dict[str, Any]:
     """Build a score case from the per-seat fields ``arboretum_<seat id>`` (one card a line:
     ``x,y Species value``) and ``hand_<seat id>`` (``Species value`` separated by commas)."""
     errors: dict[str, str] = {}
@@ -69,7 +70,7 @@ def case_from_upload(raw: bytes) -> dict[str, Any]:
     return data
 
 
-def score_submission(view: TableView, rules: str, case: dict[str, Any], field: str = "") -> Submission:
+def score_submission(view: TableSeating, rules: str, case: dict[str, Any], field: str = "") -> Submission:
     """Check the case with the engine, put its players in seat order and score it."""
     if case.get("rules") != rules:
         raise InputError({field: f"This table plays {rules}; the case says {case.get('rules')!r}."})
@@ -92,7 +93,7 @@ def score_submission(view: TableView, rules: str, case: dict[str, Any], field: s
     except ArboretumError as bad:
         raise InputError({field: f"The engine refuses this table: {bad}"}) from None
     seats = []
-    for seat_view, player_score in zip(view.seats, score.players):
+    for seat_view, player_score in zip(view.seats, score.players, strict=True):
         assert seat_view.seat.player_id is not None
         seats.append(SeatEntry(seat_view.seat.player_id, player_score.total, player_score.species_in_arboretum))
-    return Submission("assistant", seats, score_case=parsed.to_json(), score_output=score.to_json())
+    return Submission(EntryMode.ASSISTANT, seats, score_case=parsed.to_json(), score_output=score.to_json())

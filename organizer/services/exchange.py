@@ -17,7 +17,7 @@ from ..models import (AuditEntry, Confirmation, Event, GameTable, Organizer, Pla
 from . import events as event_service
 from .errors import InputError
 from .rounds import event_rounds, tables_of
-from .tournament import standings_view
+from .event_standings import standings_view
 
 FORMAT = "arboretum-event"
 VERSION = 1

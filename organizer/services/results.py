@@ -4,7 +4,7 @@ the version it replaces and a stale one is refused."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,16 +12,16 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..models import AuditEntry, Confirmation, Event, Result, Round, utcnow
+from ..models import (ENTRY_MODES, AuditEntry, Confirmation, EntryMode, Event, GameTable, Result, ResultStatus, Round,
+                      RoundFormat,
+                      RoundStatus, utcnow)
+from . import rules
 from .errors import InputError
-from .rounds import TableView
+from .rounds import TableSeating
 
 MAX_TOTAL = 300
-#: standard game: a path of 8 cards of one species from 1 to 8 scores 8 + 8 + 1 + 2
-MAX_SPECIES_STANDARD = 19
-#: draft: the same path scores 8 + 8 + 1 - 2 (an 8 at the end costs 2 there)
-MAX_SPECIES_DRAFT = 15
-DRAFT_BONUS = 3
+#: a species' best possible path under each rule set (the engine's, see .rules)
+DRAFT_BONUS = rules.DRAFT_BONUS
 
 
 class ResultConflict(ValueError):
@@ -57,82 +57,190 @@ class Submission:
     typed: dict[str, str] = field(default_factory=dict)
 
 
-def _whole(raw: str, low: int, high: int, blank: int | None = None) -> int:
-    raw = raw.strip()
+# The one check of a table's figures, on typed values. The forms, the JSON import and the demo
+# all go through it; each names a problem its own way (a form field, a place in the file), so
+# problems are keyed by the seat's part: "points", "species", "bonus", "pad_<species index>".
+
+def _points_message() -> str:
+    return f"Points: a whole number from 0 to {MAX_TOTAL}."
+
+
+def _species_message(limit: int) -> str:
+    return f"Species in the arboretum: a whole number from 0 to {limit}."
+
+
+def _pad_message(species: str, draft: bool, high: int) -> str:
+    return (f"{species}: 0 to {high} points." if draft else
+            f"{species}: 0, or 2 to {high} (a species never scores 1 or more than {high}).")
+
+
+def _bonus_message() -> str:
+    return f"The draft bonus is {DRAFT_BONUS} (every pick planted) or 0."
+
+
+def _species_limit(species: Sequence[str]) -> int:
+    return len(species) or rules.MOST_SPECIES
+
+
+def seat_problems(entry: SeatEntry, mode: str, species: Sequence[str], round_format: str) -> dict[str, str]:
+    """What is wrong with one seat's figures (part → message); empty when they are right."""
+    problems: dict[str, str] = {}
+    draft = round_format == RoundFormat.DRAFT
+    if entry.scorepad is not None:
+        high = rules.max_species_points(round_format)
+        for index, name in enumerate(species):
+            value = entry.scorepad.get(name, 0)
+            if not 0 <= value <= high or (value == 1 and not draft):
+                problems[f"pad_{index}"] = _pad_message(name, draft, high)
+        unknown = sorted(set(entry.scorepad) - set(species))
+        if unknown:
+            problems["pad"] = f"{unknown[0]} is not a species in play at this table."
+        if entry.bonus not in ((0, DRAFT_BONUS) if draft else (0,)):
+            problems["bonus"] = _bonus_message() if draft else "Only a draft has a bonus."
+        if not problems and entry.points != sum(entry.scorepad.values()) + entry.bonus:
+            problems["points"] = "Points: the total must be the scorepad's sum plus the bonus."
+    elif mode == EntryMode.SCOREPAD:
+        problems["pad"] = "A scorepad entry needs the points per species."
+    if not 0 <= entry.points <= MAX_TOTAL and "points" not in problems:
+        problems["points"] = _points_message()
+    limit = _species_limit(species)
+    if not 0 <= entry.species_count <= limit:
+        problems["species"] = _species_message(limit)
+    return problems
+
+
+def submission_problems(submission: Submission, species: Sequence[str], round_format: str) -> list[dict[str, str]]:
+    """Every seat's problems, in seat order (see :func:`seat_problems`)."""
+    return [seat_problems(entry, submission.mode, species, round_format) for entry in submission.seats]
+
+
+def _field(part: str, seat_id: int | None) -> str:
+    """A seat's part as the result form names its field."""
+    if part.startswith("pad_"):
+        return f"pad_{seat_id}_{part[4:]}"
+    return f"{part}_{seat_id}"
+
+
+def check_submission(view: TableSeating, round_format: str, submission: Submission) -> None:
+    """Raise InputError, keyed by the result form's fields, unless the figures are right."""
+    if len(submission.seats) != len(view.seats):
+        raise InputError({"": f"This table has {len(view.seats)} seats; the result lists {len(submission.seats)}."})
+    errors: dict[str, str] = {}
+    for seat, problems in zip(view.seats, submission_problems(submission, view.table.species, round_format), strict=True):
+        for part, message in problems.items():
+            errors[_field(part, seat.seat.id)] = message
+    if errors:
+        raise InputError(errors)
+
+
+# The result form: its fields turned into a typed submission. Only text that is not a number is
+# refused here; what the numbers may be is the check above.
+
+def _number(form: Mapping[str, str], key: str, message: str, errors: dict[str, str], blank: int | None = None) -> int:
+    raw = form.get(key, "").strip()
     if not raw and blank is not None:
         return blank
-    value = int(raw)  # ValueError for text; callers turn it into a message
-    if not low <= value <= high:
-        raise ValueError
-    return value
-
-
-def _species_count(view: TableView, form: Mapping[str, str], key: str, errors: dict[str, str]) -> int:
-    limit = len(view.table.species) or 10
     try:
-        return _whole(form.get(key, ""), 0, limit)
+        return int(raw)
     except ValueError:
-        errors[key] = f"Species in the arboretum: a whole number from 0 to {limit}."
+        errors[key] = message
         return 0
 
 
-def parse_totals(view: TableView, form: Mapping[str, str]) -> Submission:
+def _refuse(view: TableSeating, round_format: str, submission: Submission, errors: dict[str, str]) -> Submission:
+    """The parse errors and the figures' problems together, a message per field."""
+    try:
+        check_submission(view, round_format, submission)
+    except InputError as bad:
+        errors = {**bad.errors, **errors}
+    if errors:
+        raise InputError(errors)
+    return submission
+
+
+def parse_totals(view: TableSeating, form: Mapping[str, str], round_format: str = RoundFormat.STANDARD) -> Submission:
     """Each seat's total and species count. Field names: points_<seat id>, species_<seat id>."""
     errors: dict[str, str] = {}
     seats = []
+    limit = _species_limit(view.table.species)
     for seat_view in view.seats:
         seat = seat_view.seat
-        key = f"points_{seat.id}"
-        try:
-            points = _whole(form.get(key, ""), 0, MAX_TOTAL)
-        except ValueError:
-            errors[key] = f"Points: a whole number from 0 to {MAX_TOTAL}."
-            points = 0
-        count = _species_count(view, form, f"species_{seat.id}", errors)
+        points = _number(form, f"points_{seat.id}", _points_message(), errors)
+        count = _number(form, f"species_{seat.id}", _species_message(limit), errors)
         assert seat.player_id is not None
         seats.append(SeatEntry(seat.player_id, points, count))
-    if errors:
-        raise InputError(errors)
-    return Submission("totals", seats, typed=dict(form))
+    return _refuse(view, round_format, Submission(EntryMode.TOTALS, seats, typed=dict(form)), errors)
 
 
-def parse_scorepad(view: TableView, round_format: str, form: Mapping[str, str]) -> Submission:
+def parse_scorepad(view: TableSeating, round_format: str, form: Mapping[str, str]) -> Submission:
     """Points per species per seat as on the paper scorepad; empty means 0. Field names:
     pad_<seat id>_<species index>, species_<seat id>, bonus_<seat id> (draft)."""
     errors: dict[str, str] = {}
-    draft = round_format == "draft"
-    high = MAX_SPECIES_DRAFT if draft else MAX_SPECIES_STANDARD
+    draft = round_format == RoundFormat.DRAFT
+    high = rules.max_species_points(round_format)
+    limit = _species_limit(view.table.species)
     seats = []
     for seat_view in view.seats:
         seat = seat_view.seat
-        pad: dict[str, int] = {}
-        for index, species in enumerate(view.table.species):
-            key = f"pad_{seat.id}_{index}"
-            try:
-                value = _whole(form.get(key, ""), 0, high, blank=0)
-                if value == 1 and not draft:
-                    raise ValueError
-            except ValueError:
-                errors[key] = (f"{species}: 0 to {high} points." if draft else
-                               f"{species}: 0, or 2 to {high} (a species never scores 1 or more than {high}).")
-                value = 0
-            pad[species] = value
-        bonus = 0
-        if draft:
-            bonus_key = f"bonus_{seat.id}"
-            raw = form.get(bonus_key, "").strip()
-            if raw not in ("", "0", str(DRAFT_BONUS)):
-                errors[bonus_key] = f"The draft bonus is {DRAFT_BONUS} (every pick planted) or 0."
-            bonus = DRAFT_BONUS if raw == str(DRAFT_BONUS) else 0
-        count = _species_count(view, form, f"species_{seat.id}", errors)
+        pad = {species: _number(form, f"pad_{seat.id}_{index}", _pad_message(species, draft, high), errors, blank=0)
+               for index, species in enumerate(view.table.species)}
+        bonus = _number(form, f"bonus_{seat.id}", _bonus_message(), errors, blank=0) if draft else 0
+        count = _number(form, f"species_{seat.id}", _species_message(limit), errors)
         assert seat.player_id is not None
         seats.append(SeatEntry(seat.player_id, sum(pad.values()) + bonus, count, pad, bonus))
-    if errors:
-        raise InputError(errors)
-    return Submission("scorepad", seats, typed=dict(form))
+    return _refuse(view, round_format, Submission(EntryMode.SCOREPAD, seats, typed=dict(form)), errors)
 
 
-def _audit(session: Session, event_id: int, view: TableView, result_id: int | None, actor: str, action: str,
+def entry_mode(event: Event, requested: str | None) -> str:
+    """The entry form to show: the one asked for if the event allows it, else the event's first."""
+    modes = [m for m in event.entry_modes if m in ENTRY_MODES]
+    return requested if requested in modes else (modes[0] if modes else EntryMode.TOTALS)
+
+
+def submission_from_form(event: Event, rnd: Round, view: TableSeating, form: Mapping[str, str],
+                         case_file: bytes | None = None) -> Submission:
+    """The result form's submission (any entry mode the event allows, or an uploaded score
+    case) as a typed, checked submission; InputError names the fields that are wrong."""
+    mode = form.get("mode", "")
+    if mode not in event.entry_modes:
+        raise InputError({"": f"This event does not allow {mode or 'this kind of'} entry."})
+    if mode == EntryMode.SCOREPAD:
+        return parse_scorepad(view, rnd.format, form)
+    if mode == EntryMode.TOTALS:
+        return parse_totals(view, form, rnd.format)
+    from . import assistant
+
+    rules_name = assistant.rules_for_round(event, rnd.format)
+    if case_file is not None:
+        return assistant.score_submission(view, rules_name, assistant.case_from_upload(case_file), field="case_file")
+    return assistant.score_submission(view, rules_name, assistant.case_from_form(view, rules_name, form))
+
+
+def form_from_result(view: TableSeating) -> dict[str, str]:
+    """The stored result as the result form's values, for a correction."""
+    form: dict[str, str] = {}
+    if view.result is None:
+        return form
+    case_players = (view.result.score_case or {}).get("players") or []
+    # zip without strict: a stored case may list no players (totals), the form then shows none
+    for seat_view, player in zip(view.seats, case_players):
+        sid = seat_view.seat.id
+        form[f"arboretum_{sid}"] = "\n".join(f"{c['x']},{c['y']} {c['species']} {c['value']}" for c in player.get("arboretum", []))
+        form[f"hand_{sid}"] = ", ".join(str(card) for card in player.get("hand", []))
+    for seat_view, stored in zip(view.seats, view.result.seats):
+        sid = seat_view.seat.id
+        form[f"points_{sid}"] = str(stored.get("points", ""))
+        form[f"species_{sid}"] = str(stored.get("species_count", ""))
+        pad = stored.get("scorepad") or {}
+        for index, species in enumerate(view.table.species):
+            if species in pad:
+                form[f"pad_{sid}_{index}"] = str(pad[species])
+        if stored.get("bonus"):
+            form[f"bonus_{sid}"] = str(stored["bonus"])
+    return form
+
+
+def _audit(session: Session, event_id: int, view: TableSeating, result_id: int | None, actor: str, action: str,
            old: dict[str, Any] | None = None, new: dict[str, Any] | None = None) -> None:
     session.add(AuditEntry(event_id=event_id, table_id=view.table.id, result_id=result_id, actor=actor,
                            action=action, old=old, new=new))
@@ -147,17 +255,18 @@ def _current(session: Session, table_id: int) -> Result | None:
     return session.exec(select(Result).where(Result.table_id == table_id)).first()
 
 
-def save_result(session: Session, event: Event, rnd: Round, view: TableView, submission: Submission,
+def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, submission: Submission,
                 expected_version: int, actor: str) -> Result:
     """Store a new result (``expected_version`` 0) or a correction of the version the form showed.
 
     A stale version raises ResultConflict and stores nothing but an audit entry of the refused
     entry, so what the second tablet typed is not lost either."""
     assert event.id is not None and view.table.id is not None
-    if rnd.status != "published":
+    if rnd.status != RoundStatus.PUBLISHED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}: results are entered while it is published."})
-    if submission.mode not in event.entry_modes and submission.mode != "digital":
+    if submission.mode not in event.entry_modes and submission.mode != EntryMode.DIGITAL:
         raise InputError({"": f"This event does not allow {submission.mode} entry."})
+    check_submission(view, rnd.format, submission)
     new_seats = [entry.to_json() for entry in submission.seats]
     existing = _current(session, view.table.id)
     stale = (existing is None) != (expected_version == 0) or (existing is not None and existing.version != expected_version)
@@ -173,7 +282,7 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableView, sub
     if existing is None:
         result = Result(table_id=view.table.id, entry_mode=submission.mode, seats=new_seats,
                         score_case=submission.score_case, score_output=submission.score_output,
-                        status="entered", version=1, entered_by=actor, entered_at=now, updated_at=now)
+                        status=ResultStatus.ENTERED, version=1, entered_by=actor, entered_at=now, updated_at=now)
         session.add(result)
         try:
             session.flush()
@@ -193,7 +302,7 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableView, sub
     changed = session.execute(
         update(Result).where(col(Result.id) == existing.id, col(Result.version) == expected_version).values(
             entry_mode=submission.mode, seats=new_seats, score_case=submission.score_case,
-            score_output=submission.score_output, status="entered", dispute_note="",
+            score_output=submission.score_output, status=ResultStatus.ENTERED, dispute_note="",
             version=expected_version + 1, entered_by=actor, updated_at=now)
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
@@ -223,7 +332,7 @@ def _check_version(result: Result, version: int) -> None:
         raise InputError({"": "The result changed since this page was opened; check the new figures first."})
 
 
-def confirm_by_seat(session: Session, event: Event, view: TableView, result: Result, seat_id: int,
+def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: Result, seat_id: int,
                     version: int, organizer_id: int | None, actor: str) -> Result:
     """One player's tap. When every seat has confirmed this version, the result is confirmed."""
     assert event.id is not None and result.id is not None
@@ -231,7 +340,7 @@ def confirm_by_seat(session: Session, event: Event, view: TableView, result: Res
     seat_ids = {s.seat.id for s in view.seats}
     if seat_id not in seat_ids:
         raise InputError({"": "That seat is not at this table."})
-    if result.status == "disputed":
+    if result.status == ResultStatus.DISPUTED:
         raise InputError({"": "This result is disputed; the organizer decides."})
     confirmed = {c.seat_id for c in confirmations_of(session, result)}
     if seat_id not in confirmed:
@@ -241,8 +350,8 @@ def confirm_by_seat(session: Session, event: Event, view: TableView, result: Res
         _audit(session, event.id, view, result.id, actor, "result.confirmed_by_player",
                new={"player": name, "version": result.version})
         confirmed.add(seat_id)
-        if seat_ids <= confirmed and result.status != "confirmed":
-            result.status = "confirmed"
+        if seat_ids <= confirmed and result.status != ResultStatus.CONFIRMED:
+            result.status = ResultStatus.CONFIRMED
             session.add(result)
             _audit(session, event.id, view, result.id, actor, "result.confirmed",
                    old={"status": "entered"}, new={"status": "confirmed", "by": "all players"})
@@ -254,14 +363,14 @@ def confirm_by_seat(session: Session, event: Event, view: TableView, result: Res
     return result
 
 
-def confirm_by_organizer(session: Session, event: Event, view: TableView, result: Result, version: int,
+def confirm_by_organizer(session: Session, event: Event, view: TableSeating, result: Result, version: int,
                          organizer_id: int | None, actor: str) -> Result:
     """The organizer confirms for the whole table (also how a dispute is settled as entered)."""
     assert event.id is not None and result.id is not None
     _check_version(result, version)
-    if result.status != "confirmed":
+    if result.status != ResultStatus.CONFIRMED:
         old_status = result.status
-        result.status = "confirmed"
+        result.status = ResultStatus.CONFIRMED
         session.add(result)
         session.add(Confirmation(result_id=result.id, result_version=result.version, seat_id=None,
                                  organizer_id=organizer_id))
@@ -271,7 +380,7 @@ def confirm_by_organizer(session: Session, event: Event, view: TableView, result
     return result
 
 
-def dispute(session: Session, event: Event, view: TableView, result: Result, version: int, note: str,
+def dispute(session: Session, event: Event, view: TableSeating, result: Result, version: int, note: str,
             actor: str) -> Result:
     assert event.id is not None
     _check_version(result, version)
@@ -281,7 +390,7 @@ def dispute(session: Session, event: Event, view: TableView, result: Result, ver
     if len(note) > 500:
         raise InputError({"note": "Keep the note to 500 characters."})
     old_status = result.status
-    result.status = "disputed"
+    result.status = ResultStatus.DISPUTED
     result.dispute_note = note
     session.add(result)
     _audit(session, event.id, view, result.id, actor, "result.disputed", old={"status": old_status},
@@ -299,13 +408,11 @@ def audit_log(session: Session, event_id: int, table_id: int | None = None, limi
 
 def open_disputes(session: Session, event_id: int) -> list[tuple[int, int, str]]:
     """(round, table, note) of every disputed result, for the organizer's attention."""
-    from ..models import GameTable
-
     rows = session.exec(
         select(Round.number, GameTable.number, Result.dispute_note)
         .join(GameTable, col(GameTable.round_id) == Round.id)
         .join(Result, col(Result.table_id) == GameTable.id)
-        .where(Round.event_id == event_id, Result.status == "disputed")
+        .where(Round.event_id == event_id, Result.status == ResultStatus.DISPUTED)
         .order_by(col(Round.number), col(GameTable.number))
     ).all()
     return [(int(r), int(t), note) for r, t, note in rows]

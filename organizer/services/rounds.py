@@ -6,37 +6,48 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
 from engine import Edition, choose_species, species_count
 
-from ..models import AuditEntry, Event, GameTable, Player, Result, Round, Seat, utcnow
+from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat, utcnow
 from . import seating
 from .errors import InputError
 
 
 @dataclass(frozen=True)
-class SeatView:
+class SeatedPlayer:
+    """A seat of a table with the player in it (None: an empty seat, a bot's)."""
+
     seat: Seat
     player: Player | None
 
 
 @dataclass(frozen=True)
-class TableView:
+class TableSeating:
+    """A table of a round: its seats in order, with players, and its result if any."""
+
     table: GameTable
-    seats: list[SeatView]
+    seats: list[SeatedPlayer]
     result: Result | None
 
     @property
-    def start_player(self) -> SeatView:
+    def start_player(self) -> SeatedPlayer:
         return self.seats[0]
 
     @property
-    def dealer(self) -> SeatView:
+    def dealer(self) -> SeatedPlayer:
         """The last seat deals (the start player's right-hand neighbour)."""
         return self.seats[-1]
+
+
+# Earlier names, kept while the live services' imports move over (the engine's SeatView is a
+# player's observation of a game, a different thing).
+SeatView = SeatedPlayer
+TableView = TableSeating
 
 
 def event_rounds(session: Session, event_id: int) -> list[Round]:
@@ -54,7 +65,7 @@ def seatable_players(session: Session, event_id: int, round_number: int) -> list
         col(Player.joined_round) <= round_number).order_by(col(Player.id))).all())
 
 
-def tables_of(session: Session, round_id: int, number: int | None = None) -> list[TableView]:
+def tables_of(session: Session, round_id: int, number: int | None = None) -> list[TableSeating]:
     """The round's tables with seats, players and results (only table ``number`` if given)."""
     query = select(GameTable).where(GameTable.round_id == round_id)
     if number is not None:
@@ -67,16 +78,16 @@ def tables_of(session: Session, round_id: int, number: int | None = None) -> lis
     player_ids = {s.player_id for s in seats if s.player_id is not None}
     players = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(player_ids))).all()} if player_ids else {}
     results = {r.table_id: r for r in session.exec(select(Result).where(col(Result.table_id).in_(table_ids))).all()}
-    by_table: dict[int, list[SeatView]] = {}
+    by_table: dict[int, list[SeatedPlayer]] = {}
     for seat in seats:
-        by_table.setdefault(seat.table_id, []).append(SeatView(seat, players.get(seat.player_id) if seat.player_id else None))
-    return [TableView(t, by_table.get(t.id or 0, []), results.get(t.id or 0)) for t in tables]
+        by_table.setdefault(seat.table_id, []).append(SeatedPlayer(seat, players.get(seat.player_id) if seat.player_id else None))
+    return [TableSeating(t, by_table.get(t.id or 0, []), results.get(t.id or 0)) for t in tables]
 
 
 def history_before(session: Session, event_id: int, round_number: int) -> seating.SeatingHistory:
     """Who met whom, who started and who sat where in the rounds before ``round_number``."""
     history = seating.SeatingHistory()
-    earlier = [r for r in event_rounds(session, event_id) if r.number < round_number and r.status != "proposed"]
+    earlier = [r for r in event_rounds(session, event_id) if r.number < round_number and r.status != RoundStatus.PROPOSED]
     for past in earlier:
         assert past.id is not None
         for view in tables_of(session, past.id):
@@ -86,7 +97,7 @@ def history_before(session: Session, event_id: int, round_number: int) -> seatin
 
 def current_ranks(session: Session, event: Event, players: Sequence[Player]) -> dict[int, int]:
     """0 for the top of the standings; players without results share the rank after the others."""
-    from .tournament import standings_for
+    from .event_standings import standings_for
 
     rows = standings_for(session, event)
     ranks = {row.player_id: row.rank - 1 for row in rows}
@@ -96,7 +107,7 @@ def current_ranks(session: Session, event: Event, players: Sequence[Player]) -> 
 
 def _species_for(event: Event, round_format: str, seats: int, seed: int, round_number: int, table_number: int) -> list[str]:
     rng = random.Random(f"arboretum-species:{seed}:{round_number}:{table_number}")
-    mode = "draft" if round_format == "draft" else "standard"
+    mode = "draft" if round_format == RoundFormat.DRAFT else "standard"
     return list(choose_species(Edition.parse(event.edition), species_count(mode, seats), rng=rng))
 
 
@@ -114,7 +125,7 @@ def check_can_propose(session: Session, event: Event) -> int:
     assert event.id is not None
     rounds = event_rounds(session, event.id)
     number = rounds[-1].number + 1 if rounds else 1
-    if rounds and rounds[-1].status != "finished":
+    if rounds and rounds[-1].status != RoundStatus.FINISHED:
         raise InputError({"": f"Round {rounds[-1].number} is still {rounds[-1].status}; close it before seating the next."})
     if number > event.rounds:
         raise InputError({"": f"All {event.rounds} rounds of the event have been played. "
@@ -122,9 +133,42 @@ def check_can_propose(session: Session, event: Event) -> int:
     return number
 
 
+#: a round's seed is a non-negative 31-bit number (it fits every database's integer)
+SEED_LIMIT = 2**31
+_SEED_MESSAGE = f"A seed is a whole number from 0 to {SEED_LIMIT - 1}; leave empty for a random one."
+
+
+def seed_from_text(raw: str) -> int | None:
+    """The seed typed in the propose form (None: empty, a random one)."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise InputError({"seed": _SEED_MESSAGE}) from None
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """What the rounds page offers next: the round's number and how many players it would seat."""
+
+    number: int
+    ready: int
+
+
+def next_round(session: Session, event: Event) -> NextRound:
+    assert event.id is not None
+    number = next_round_number(session, event)
+    ready = len(seatable_players(session, event.id, number)) if number <= event.rounds else 0
+    return NextRound(number, ready)
+
+
 def propose_round(session: Session, event: Event, actor: str, seed: int | None = None) -> Round:
     """Seat the players for the next round as a proposal the organizer can review and change."""
     assert event.id is not None
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise InputError({"seed": _SEED_MESSAGE})
     number = check_can_propose(session, event)
     players = seatable_players(session, event.id, number)
     if len(players) < 2:
@@ -139,14 +183,14 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
     except seating.SeatingError as refused:
         raise InputError({"": f"No seating possible: {refused}"}) from None
     round_format = event.round_formats[number - 1]
-    new_round = Round(event_id=event.id, number=number, format=round_format, status="proposed", seed=seed)
+    new_round = Round(event_id=event.id, number=number, format=round_format, status=RoundStatus.PROPOSED, seed=seed)
     session.add(new_round)
     session.flush()
     assert new_round.id is not None
     for table_number, player_ids in enumerate(tables, start=1):
         table = GameTable(round_id=new_round.id, number=table_number,
                           species=_species_for(event, round_format, len(player_ids), seed, number, table_number),
-                          digital=round_format == "draft")
+                          digital=round_format == RoundFormat.DRAFT)
         session.add(table)
         session.flush()
         assert table.id is not None
@@ -159,7 +203,7 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
 
 
 def discard_proposal(session: Session, event: Event, rnd: Round, actor: str) -> None:
-    if rnd.status != "proposed":
+    if rnd.status != RoundStatus.PROPOSED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a proposal can be discarded."})
     assert event.id is not None
     _audit(session, event.id, actor, "round.discarded", round=rnd.number, seed=rnd.seed)
@@ -175,7 +219,7 @@ def _seat_of(session: Session, rnd: Round, player_id: int) -> tuple[Seat, GameTa
 
 def swap_players(session: Session, event: Event, rnd: Round, first_id: int, second_id: int, actor: str) -> None:
     """Exchange two players' seats in a proposal (same table: they swap seat order)."""
-    if rnd.status != "proposed":
+    if rnd.status != RoundStatus.PROPOSED:
         raise InputError({"swap": f"Round {rnd.number} is {rnd.status}; seats can only change before publishing."})
     if first_id == second_id:
         raise InputError({"swap": "Choose two different players."})
@@ -198,9 +242,9 @@ def swap_players(session: Session, event: Event, rnd: Round, first_id: int, seco
 
 
 def publish_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
-    if rnd.status != "proposed":
+    if rnd.status != RoundStatus.PROPOSED:
         raise InputError({"": f"Round {rnd.number} is already {rnd.status}."})
-    rnd.status = "published"
+    rnd.status = RoundStatus.PUBLISHED
     rnd.published_at = utcnow()
     session.add(rnd)
     assert event.id is not None
@@ -210,12 +254,12 @@ def publish_round(session: Session, event: Event, rnd: Round, actor: str) -> Non
 
 def close_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
     """A round closes when every table has a confirmed result; then the next can be seated."""
-    if rnd.status != "published":
+    if rnd.status != RoundStatus.PUBLISHED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a published round can be closed."})
     assert rnd.id is not None
     views = tables_of(session, rnd.id)
     missing = [v.table.number for v in views if v.result is None]
-    unconfirmed = [v.table.number for v in views if v.result is not None and v.result.status != "confirmed"]
+    unconfirmed = [v.table.number for v in views if v.result is not None and v.result.status != ResultStatus.CONFIRMED]
     if missing or unconfirmed:
         parts = []
         if missing:
@@ -223,7 +267,7 @@ def close_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
         if unconfirmed:
             parts.append("result not confirmed at table " + ", ".join(map(str, unconfirmed)))
         raise InputError({"": "Round cannot close: " + "; ".join(parts) + "."})
-    rnd.status = "finished"
+    rnd.status = RoundStatus.FINISHED
     session.add(rnd)
     assert event.id is not None
     _audit(session, event.id, actor, "round.closed", round=rnd.number)
@@ -241,7 +285,7 @@ def start_clock(session: Session, event: Event, rnd: Round, raw_minutes: str, ac
             raise ValueError
     except ValueError:
         raise InputError({"minutes": f"Enter the round's length in minutes, 1 to {MAX_CLOCK_MINUTES}."}) from None
-    if rnd.status != "published":
+    if rnd.status != RoundStatus.PUBLISHED:
         raise InputError({"minutes": "The clock runs for a published round."})
     rnd.duration_minutes = minutes
     rnd.clock_started_at = utcnow()
@@ -271,17 +315,17 @@ def clock_deadline(rnd: Round) -> datetime | None:
 def current_round(session: Session, event_id: int) -> Round | None:
     """The round the room is playing: the latest published one, else the latest of any status."""
     rounds = event_rounds(session, event_id)
-    published = [r for r in rounds if r.status == "published"]
+    published = [r for r in rounds if r.status == RoundStatus.PUBLISHED]
     return published[-1] if published else (rounds[-1] if rounds else None)
 
 
 def species_needed(rnd: Round, seats: int) -> int:
-    return species_count("draft" if rnd.format == "draft" else "standard", seats)
+    return species_count("draft" if rnd.format == RoundFormat.DRAFT else "standard", seats)
 
 
-def set_species(session: Session, event: Event, rnd: Round, view: TableView, names: Sequence[str], actor: str) -> None:
+def set_species(session: Session, event: Event, rnd: Round, view: TableSeating, names: Sequence[str], actor: str) -> None:
     """The table names its species in play (RULES.md §1: the table's choice), before it plays."""
-    if rnd.status == "finished":
+    if rnd.status == RoundStatus.FINISHED:
         raise InputError({"species": f"Round {rnd.number} is finished."})
     if view.result is not None or view.table.action_log:
         raise InputError({"species": "This table already has a result or a game under way; its species stay."})
@@ -303,13 +347,52 @@ def set_species(session: Session, event: Event, rnd: Round, view: TableView, nam
 def reopen_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
     """Reopen the latest closed round so a result found wrong afterwards can be corrected."""
     assert event.id is not None
-    if rnd.status != "finished":
+    if rnd.status != RoundStatus.FINISHED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a closed round can be reopened."})
     later = [r for r in event_rounds(session, event.id) if r.number > rnd.number]
     if later:
         raise InputError({"": f"Round {later[0].number} already exists ({later[0].status}); "
                               "discard its proposal first, or correct results in the latest round only."})
-    rnd.status = "published"
+    rnd.status = RoundStatus.PUBLISHED
     session.add(rnd)
     _audit(session, event.id, actor, "round.reopened", round=rnd.number)
     session.commit()
+
+
+@dataclass(frozen=True)
+class RoundReview:
+    """A round's page: its tables and what the organizer should look at before publishing."""
+
+    tables: list[TableSeating]
+    #: pairs of player names who already met in an earlier round
+    repeats: list[tuple[str, str]]
+    #: player id → standings row, for reviewing a Swiss proposal (rounds after the first)
+    standing: dict[int, Any]
+    #: players checked in after the proposal was made, whom it does not seat
+    unseated: list[str]
+    #: (name, player id, table number) of everyone seated, by name
+    seated: list[tuple[str, int, int]]
+    deadline: datetime | None
+
+
+def review_round(session: Session, event: Event, rnd: Round) -> RoundReview:
+    assert rnd.id is not None and event.id is not None
+    tables = tables_of(session, rnd.id)
+    history = history_before(session, event.id, rnd.number)
+    repeats = seating.repeated_pairs([[s.seat.player_id for s in t.seats if s.seat.player_id] for t in tables], history)
+    names = {s.player.id: s.player.name for t in tables for s in t.seats if s.player}
+    standing: dict[int, Any] = {}
+    unseated: list[str] = []
+    if rnd.status == RoundStatus.PROPOSED:
+        if rnd.number > 1:
+            # The organizer reviews a Swiss proposal against the standings it was made from.
+            from .event_standings import standings_for
+
+            standing = {row.player_id: row for row in standings_for(session, event)}
+        # Checked in after the proposal was made: the organizer re-proposes or seats them by hand.
+        seated_ids = {s.seat.player_id for t in tables for s in t.seats}
+        unseated = [p.name for p in seatable_players(session, event.id, rnd.number) if p.id not in seated_ids]
+    seated = sorted(((s.player.name, s.player.id, t.table.number) for t in tables for s in t.seats
+                     if s.player and s.player.id is not None), key=lambda item: item[0].casefold())
+    return RoundReview(tables, [(names.get(a, "?"), names.get(b, "?")) for a, b in repeats], standing, unseated,
+                       seated, clock_deadline(rnd))

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from organizer.printing import PrintingError, StandingRow, StandingsData, standings_pdf
+from organizer.printing import PrintingError, StandingsLine, StandingsData, standings_pdf
 from organizer.printing.fonts import FONT_DIRS, PLACEHOLDER, covers, safe_text
 
 from .test_printing_support import pages_text
@@ -19,7 +19,7 @@ NAMES = ["Zoë Ångström", "Łukasz Wójcik", "Σοφία Παπαδοπούλ�
 
 
 def _standings(names: list[str]) -> bytes:
-    rows = tuple(StandingRow(rank=i + 1, player=name, tournament_points=0, game_points=0, opponents_average=0,
+    rows = tuple(StandingsLine(rank=i + 1, player=name, tournament_points=0, game_points=0, opponents_average=0,
                              species_count=0, games=0) for i, name in enumerate(names))
     return standings_pdf(StandingsData(event="Fonts", after_round=0, rows=rows))
 

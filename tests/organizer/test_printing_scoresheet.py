@@ -9,7 +9,7 @@ import pytest
 from engine.arboretum import Arboretum
 from engine.cards import Card
 from engine.paths import best_path
-from organizer.printing import PlayerSheet, PrintingError, ScoreSheetData, SpeciesScore, score_sheet
+from organizer.printing import PlayerSheet, PrintingError, ScoreSheetData, SheetSpecies, score_sheet
 from organizer.printing.samples import sample_score_sheet
 from organizer.printing.scoresheet import explain
 
@@ -78,12 +78,12 @@ def _crabapple_sheet() -> ScoreSheetData:
     path = best_path(arboretum, "Crabapple")
     assert path is not None
     scores = tuple(
-        SpeciesScore("Crabapple", True, path.points, path.cells, tuple(path.explain())) if s == "Crabapple"
-        else SpeciesScore(s, True, 0, (), ("right, but no path",))
+        SheetSpecies("Crabapple", True, path.points, path.cells, tuple(path.explain())) if s == "Crabapple"
+        else SheetSpecies(s, True, 0, (), ("right, but no path",))
         for s in in_play
     )
     other = PlayerSheet("Ana", ((0, 0, "Cassia", 1), (0, 1, "Cassia", 3)),
-                        tuple(SpeciesScore(s, s == "Cassia", 3 if s == "Cassia" else 0,
+                        tuple(SheetSpecies(s, s == "Cassia", 3 if s == "Cassia" else 0,
                                            ((0, 0), (0, 1)) if s == "Cassia" else ()) for s in in_play), 3, 2)
     return ScoreSheetData(edition="2010", species_in_play=in_play, game_format="standard", source="digital game",
                           players=(PlayerSheet("Łukasz", cards, scores, path.points, 1), other))

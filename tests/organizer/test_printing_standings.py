@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from organizer.printing import (
-    EventReportData, PrintingError, StandingRow, StandingsData, event_report, standings_pdf,
+    EventReportData, PrintingError, StandingsLine, StandingsData, event_report, standings_pdf,
 )
 from organizer.printing.layout import format_number
 from organizer.printing.samples import sample_event_report, sample_standings
@@ -37,9 +37,9 @@ def test_standings_for_500_players_run_over_pages_with_the_header_on_each() -> N
 
 def test_standing_row_shows_its_numbers_and_a_dropped_player_is_marked() -> None:
     rows = (
-        StandingRow(rank=1, player="Zoë Ångström", tournament_points=Fraction(7, 3), game_points=98,
+        StandingsLine(rank=1, player="Zoë Ångström", tournament_points=Fraction(7, 3), game_points=98,
                     opponents_average=Fraction(3, 2), species_count=17, games=3, club="Łódź Club"),
-        StandingRow(rank=2, player="Łukasz Wójcik", tournament_points=2, game_points=101,
+        StandingsLine(rank=2, player="Łukasz Wójcik", tournament_points=2, game_points=101,
                     opponents_average=1.25, species_count=15, games=3, dropped=True),
     )
     text = pages_text(standings_pdf(StandingsData(event="Cup", after_round=3, rows=rows)))[0]

@@ -20,7 +20,7 @@ from sqlmodel import Session, select
 from engine.case import ScoreCase, parse_case
 from organizer.models import Event, GameTable, Player, Round, Seat
 from organizer.prints import slug
-from organizer.services import assistant, demo, printouts, results, rounds
+from organizer.services import assistant, demo, prints, results, rounds
 
 from .conftest import create_event
 from .test_printing_support import A4_POINTS, LETTER_POINTS, all_text, is_pdf, page_sizes, pages_text, qr_codes
@@ -159,7 +159,7 @@ def test_round_pack_lists_every_seat_and_species(signed_in: FlaskClient, played:
 
 
 def test_round_pack_start_player_and_dealer_follow_the_seat_order(played: Setup, session: Session) -> None:
-    data = printouts.round_pack_data(session, played.event, 1, lambda r, t: f"https://x/{r}/{t}",
+    data = prints.round_pack_data(session, played.event, 1, lambda r, t: f"https://x/{r}/{t}",
                                      lambda token: f"https://x/play/{token}")
     for table, view in zip(data.tables, played.tables):
         assert [s.player for s in table.seats] == players_at(view)
@@ -273,7 +273,7 @@ def test_draft_round_digital_tables(signed_in: FlaskClient, session: Session) ->
     rounds.publish_round(session, event, rnd, "test")
     views = _views(session, rnd)
     assert [v.table.digital for v in views] == [True, True]
-    data = printouts.round_pack_data(session, event, 1, lambda r, t: f"https://x/{r}/{t}",
+    data = prints.round_pack_data(session, event, 1, lambda r, t: f"https://x/{r}/{t}",
                                      lambda token: f"https://x/play/{token}")
     assert not any(seat.is_start or seat.is_dealer for table in data.tables for seat in table.seats)
     pdf = pdf_of(signed_in.get(f"/events/{event.id}/rounds/1/pack.pdf"))
@@ -315,7 +315,7 @@ def test_bot_seat_prints_by_its_place(signed_in: FlaskClient, played: Setup, ses
     for other in _views(session, played.round):
         assert other.result is not None
         results.confirm_by_organizer(session, played.event, other, other.result, other.result.version, None, "test")
-    report = printouts.event_report_data(session, played.event)
+    report = prints.event_report_data(session, played.event)
     bot_table = report.rounds[0].tables[2]
     assert bot_table.seats is not None
     assert [(s.player, s.place) for s in bot_table.seats] == [
@@ -360,7 +360,7 @@ def test_standings_after_each_round(signed_in: FlaskClient, played: Setup, sessi
     for response, after in ((after_one, 1), (latest, 2)):
         text = all_text(pdf_of(response))
         assert f"after round {after}" in text.lower()
-        data = printouts.standings_data(session, event, after)
+        data = prints.standings_data(session, event, after)
         assert len(data.rows) == len(NAMES)
         for row in data.rows:
             assert row.player in text
@@ -391,7 +391,7 @@ def test_event_report_needs_every_result_then_holds_every_table(signed_in: Flask
     response = signed_in.get(f"/events/{event.id}/report.pdf")
     text = all_text(pdf_of(response))
     assert filename(response) == "spring-open-cafe-lodz-report.pdf"
-    data = printouts.event_report_data(session, event)
+    data = prints.event_report_data(session, event)
     assert [len(t.seats or ()) for t in data.rounds[0].tables] == [4, 3, 3]
     for table in data.rounds[0].tables:
         assert table.seats is not None
@@ -401,7 +401,7 @@ def test_event_report_needs_every_result_then_holds_every_table(signed_in: Flask
         for seat in table.seats:
             assert seat.player in text
     assert "scoring assistant" in text and "scorepad" in text
-    standings = printouts.standings_data(session, event, 1)
+    standings = prints.standings_data(session, event, 1)
     assert [r.player for r in data.final_standings] == [r.player for r in standings.rows]
 
 
