@@ -331,7 +331,7 @@ def set_up(database_url: str, instance: Path, tables: int) -> list[Seat]:
     from organizer import create_app
     from organizer.models import Player
     from organizer.services import events as event_service
-    from organizer.services import live as live_service
+    from organizer.services import live_tables
     from organizer.services import rounds as round_service
 
     app = create_app({"DATABASE_URL": database_url, "SECRET_KEY": "bench-secret"})
@@ -346,7 +346,7 @@ def set_up(database_url: str, instance: Path, tables: int) -> list[Seat]:
         db.commit()
         rnd = round_service.propose_round(db, event, "bench", seed=1)
         round_service.publish_round(db, event, rnd, "bench")
-        live_service.start_round(db, event, rnd)
+        live_tables.start_round(db, event, rnd)
         assert rnd.id is not None
         seats = [Seat(s.seat.token, view.table.number, s.seat.position, view.table.log_version)
                  for view in round_service.tables_of(db, rnd.id) for s in view.seats]

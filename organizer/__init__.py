@@ -85,6 +85,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from . import live, practice, replay  # live tables, practice games, replays (issue 4)
     for live_bp in (live.bp, practice.bp, replay.bp):
         app.register_blueprint(live_bp)
+    from . import live_fastpoll, live_pages
+
+    live_fastpoll.install(app)  # the seats' "changed since N?" answered before Flask
+    live_pages.register_template_globals(app)
 
     from . import cli
 

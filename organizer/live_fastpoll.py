@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask
 
-from .security import CONTENT_SECURITY_POLICY
+from .security import security_headers
 from .services.live_poll import board_for
 
 PREFIX = "/play/"
@@ -24,18 +24,8 @@ class FastPoll:
     def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
-        self.headers = [
-            ("Content-Type", "text/html; charset=utf-8"),
-            ("Content-Length", "0"),
-            ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-            ("X-Content-Type-Options", "nosniff"),
-            ("X-Frame-Options", "DENY"),
-            ("Referrer-Policy", "same-origin"),
-            ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
-            ("Cache-Control", "no-store"),
-        ]
-        if app.config.get("HTTPS"):
-            self.headers.append(("Strict-Transport-Security", "max-age=31536000"))
+        self.headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", "0"),
+                        *security_headers(bool(app.config.get("HTTPS")), html=True)]
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if self._unchanged(environ):

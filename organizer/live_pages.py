@@ -1,18 +1,24 @@
-"""Rendering shared by the live seat pages, the practice games and the replays."""
+"""Rendering shared by the live seat pages, the practice games and the replays, and the one way a
+seat's action form is handled (:func:`act_and_show`)."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from flask import request
+from flask import Flask, request, url_for
 from markupsafe import Markup
 
+from .db import get_session
 from .pages import render_page
-from .services.live_log import Replayed
-from .services.live_view import Screen, build_screen
+from .services.live_games import LiveGame
+from .services.live_log import ActionRefused, Replayed
+from .services.live_view import Screen, build_screen, compose_action
+
+ALREADY_DONE = "That was already done (the same form arrived twice); nothing more was changed."
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,25 @@ def form_stamp() -> int | None:
         return None
 
 
+#: shows the seat's screen: (status, message, message kind, state already at hand)
+ShowSeat = Callable[[int, str, str, "Replayed | None"], Any]
+
+
+def act_and_show(game: LiveGame, seat: int, show: ShowSeat) -> Any:
+    """The seat's action form: apply it to ``game``, then show the screen (refused: 422 with the
+    reason; the same form twice: a notice, nothing more done)."""
+    db = get_session()
+    form = {key: request.form.get(key, "") for key in ("action", "verb", "card", "cell")}
+    try:
+        applied = game.act(db, seat, compose_action(form), request.form.get("nonce", ""), form_stamp())
+    except (ValueError, ActionRefused) as refused:
+        db.rollback()
+        return show(422, str(refused), "error", None)
+    if applied.repeated:
+        return show(200, ALREADY_DONE, "notice", applied.replayed)
+    return show(200, "", "error", applied.replayed)
+
+
 @lru_cache(maxsize=4096)
 def qr_svg(url: str, size_px: int = 168) -> Markup:
     """A QR code of ``url`` as inline SVG (the same encoder as the printed slips), one path."""
@@ -72,3 +97,13 @@ def qr_svg(url: str, size_px: int = 168) -> Markup:
         f'height="{size_px}" role="img" aria-label="QR code of {label}" shape-rendering="crispEdges">'
         f'<rect width="{side}" height="{side}" fill="#fff"/><path fill="#000" d="{"".join(parts)}"/></svg>'
     )
+
+
+def seat_qr_svg(token: str) -> Markup:
+    """The QR code of a seat's private link (for the table's page)."""
+    return qr_svg(url_for("live.seat", token=token, _external=True))
+
+
+def register_template_globals(app: Flask) -> None:
+    """The live tables' functions templates call (the app factory calls this once)."""
+    app.add_template_global(seat_qr_svg, "seat_qr_svg")

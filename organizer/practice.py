@@ -8,13 +8,12 @@ from typing import Any
 from flask import Blueprint, Response, abort, request, url_for
 
 from .db import get_session
-from .live_pages import SeatUrls, form_stamp, render_seat
+from .live_pages import SeatUrls, act_and_show, render_seat
 from .models import PracticeGame
 from .pages import go_to, render_page
-from .services import live_log
 from .services import practice as service
 from .services.errors import InputError
-from .services.live_view import compose_action
+from .services.live_log import Replayed
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
@@ -51,7 +50,7 @@ def _load(token: str) -> PracticeGame:
 
 
 def _show(practice: PracticeGame, status: int = 200, message: str = "", kind: str = "error",
-          replayed: live_log.Replayed | None = None) -> Any:
+          replayed: Replayed | None = None) -> Any:
     if replayed is None:
         replayed = service.load_state(get_session(), practice)
     token = practice.token
@@ -81,14 +80,5 @@ def changed(token: str) -> Any:
 @bp.post("/<token>/act")
 def act(token: str) -> Any:
     practice = _load(token)
-    db = get_session()
-    form = {key: request.form.get(key, "") for key in ("action", "verb", "card", "cell")}
-    try:
-        applied = service.act(db, practice, compose_action(form), request.form.get("nonce", ""), form_stamp())
-    except (ValueError, live_log.ActionRefused) as refused:
-        db.rollback()
-        return _show(practice, 422, str(refused))
-    if applied.repeated:
-        return _show(practice, 200, "That was already done (the same form arrived twice); nothing more was changed.",
-                     "notice", applied.replayed)
-    return _show(practice, replayed=applied.replayed)
+    return act_and_show(service.PracticeLiveGame(practice), 0,
+                        lambda status, message, kind, replayed: _show(practice, status, message, kind, replayed))

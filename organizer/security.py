@@ -1,4 +1,5 @@
-"""Security headers on every response."""
+"""Security headers on every response: the one list, used by Flask's responses and by the
+live tables' fast poll (:mod:`.live_fastpoll`), which answers before Flask does."""
 
 from __future__ import annotations
 
@@ -19,20 +20,28 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+def security_headers(https: bool, html: bool) -> list[tuple[str, str]]:
+    """The headers every response carries (``html``: the response is an HTML page)."""
+    headers = [
+        ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "same-origin"),
+        ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
+    ]
+    if https:
+        headers.append(("Strict-Transport-Security", "max-age=31536000"))
+    if html:
+        # Pages carry names and results that change by the minute; never serve stale ones.
+        headers.append(("Cache-Control", "no-store"))
+    return headers
+
+
 def init_app(app: Flask) -> None:
     https = bool(app.config["HTTPS"])
 
     @app.after_request
     def add_headers(response: Response) -> Response:
-        headers = response.headers
-        headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault("Referrer-Policy", "same-origin")
-        headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-        if https:
-            headers.setdefault("Strict-Transport-Security", "max-age=31536000")
-        if response.mimetype == "text/html":
-            # Pages carry names and results that change by the minute; never serve stale ones.
-            headers.setdefault("Cache-Control", "no-store")
+        for name, value in security_headers(https, response.mimetype == "text/html"):
+            response.headers.setdefault(name, value)
         return response

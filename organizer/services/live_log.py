@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Engine, select, update
 from sqlmodel import Session, SQLModel
 
 from engine import ArboretumError, Game, StaleActionError, State, parse_action
@@ -88,8 +88,9 @@ def replay(game: Game, entries: Sequence[Sequence[Any]], version: int, started_a
 CacheKey = tuple[str, str, int]
 
 
-def cache_key(session: Session, kind: str, row_id: int) -> CacheKey:
-    return (str(session.get_bind().engine.url), kind, row_id)
+def cache_key(db: Session | Engine, kind: str, row_id: int) -> CacheKey:
+    engine = db if isinstance(db, Engine) else db.get_bind().engine
+    return (str(engine.url), kind, row_id)
 
 
 class ReplayCache:
@@ -235,9 +236,11 @@ def submit(
     players: SeatPlayers,
     game_seed: int,
     now: Callable[[], float] = time.time,
+    values: Callable[[], dict[str, Any]] = dict,
 ) -> Applied:
     """Validate ``seat``'s action against the latest state and append it (and any bot actions
-    that fall due) with compare-and-set, retrying on a lost race. Raises ActionRefused with
+    that fall due) with compare-and-set, retrying on a lost race; ``values()``: further columns
+    stored with it. Raises ActionRefused with
     the engine's message for an illegal action; nothing is stored then."""
     if not nonce or len(nonce) > 64:
         raise ActionRefused("This form is incomplete (no form number); reload the page and choose again.")
@@ -274,7 +277,7 @@ def submit(
         entries.extend(bot_entries(state, players, game_seed, at))
         if not entries:
             return Applied(replayed, changed=False)
-        if compare_and_set(session, model, row_id, stored.version, stored.log + entries):
+        if compare_and_set(session, model, row_id, stored.version, stored.log + entries, **values()):
             fresh = load(StoredLog(stored.log + entries, stored.version + 1))
             return Applied(fresh, changed=True)
         session.rollback()

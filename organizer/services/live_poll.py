@@ -6,23 +6,36 @@ each process remembers which table a seat token belongs to (that never changes),
 for that table's version by its primary key on a connection in autocommit mode with no ping
 before each checkout (a connection the server dropped is retried once instead). A token the
 process does not know yet is looked up with its seat, table, round and event, so a wrong token
-still answers 404."""
+still answers 404.
+
+:func:`unchanged` is the whole answer; :mod:`organizer.live_fastpoll` gives the common "no"
+even earlier, when the table has no pick timer."""
 
 from __future__ import annotations
 
 import threading
+import time
 import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, bindparam, create_engine, select, text
 from sqlalchemy.exc import DBAPIError
+from sqlmodel import col
 
-_BY_TOKEN = text(
-    "SELECT gametable.log_version, event.pick_timer_seconds, gametable.id FROM seat"
-    " JOIN gametable ON gametable.id = seat.table_id JOIN round ON round.id = gametable.round_id"
-    " JOIN event ON event.id = round.event_id"
-    " WHERE seat.token = :token AND gametable.digital AND round.status != 'proposed'"
+from ..models import Event, GameTable, Round, Seat
+from . import live_log
+from .live_games import pick_time_up
+from .live_seats import reachable
+from .live_tables import KIND
+
+_BY_TOKEN = (
+    select(col(GameTable.log_version), col(Event.pick_timer_seconds), col(GameTable.id))
+    .select_from(Seat)
+    .join(GameTable, col(GameTable.id) == col(Seat.table_id))
+    .join(Round, col(Round.id) == col(GameTable.round_id))
+    .join(Event, col(Event.id) == col(Round.event_id))
+    .where(col(Seat.token) == bindparam("token"), reachable())
 )
 _BY_TABLE = text(
     "SELECT gametable.log_version, event.pick_timer_seconds FROM gametable"
@@ -92,3 +105,18 @@ def board_for(engine: Engine) -> VersionBoard:
         if board is None:
             board = _BOARDS[engine] = VersionBoard(engine)
         return board
+
+
+def unchanged(engine: Engine, token: str, since: int) -> bool | None:
+    """Whether the seat's screen of version ``since`` is still current (None: no such seat).
+    With a pick timer the state this process has cached says whether a seat's time ran out; a
+    state not cached here yet counts as changed, so the full path decides."""
+    info = board_for(engine).lookup(token)
+    if info is None:
+        return None
+    if since != info.version:
+        return False
+    if not info.pick_timer_seconds:
+        return True
+    cached = live_log.CACHE.peek(live_log.cache_key(engine, KIND, info.table_id), info.version)
+    return cached is not None and not pick_time_up(info.pick_timer_seconds, cached, time.time())

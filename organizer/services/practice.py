@@ -5,12 +5,11 @@ person's actions. Stored like a live table (parameters plus action log) behind a
 from __future__ import annotations
 
 import secrets
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select as sa_select
-from sqlalchemy import update
 from sqlmodel import Session, col, select
 
 from engine import Edition, Game, GameSetupError
@@ -19,6 +18,7 @@ from engine.bots import BOTS
 from ..models import PracticeGame, utcnow
 from . import live_log
 from .errors import InputError
+from .live_games import LiveGame
 
 KIND = "practice"
 HUMAN = "human"
@@ -101,46 +101,22 @@ def game_of(practice: PracticeGame) -> Game:
     return Game.from_json(practice.game)
 
 
-def seat_players(practice: PracticeGame) -> list[str | None]:
-    # Q (solo seat 1) never acts, so it needs no player
-    return [None if kind in (HUMAN, "q") else kind for kind in practice.seat_kinds]
+class PracticeLiveGame(LiveGame):
+    """A practice game as a live game: the person plays seat 0, bots the others (solo: Q never
+    acts, so it needs no player); no timer, and nothing to record at the end."""
 
+    def __init__(self, practice: PracticeGame) -> None:
+        players = [None if kind in (HUMAN, "q") else kind for kind in practice.seat_kinds]
+        super().__init__(PracticeGame, KIND, practice.id, game_of(practice), practice.created_at.timestamp(), players)
 
-def _loader(session: Session, practice: PracticeGame) -> Callable[[live_log.StoredLog], live_log.Replayed]:
-    game = game_of(practice)
-    started = practice.created_at.timestamp()
-    assert practice.id is not None
-    key = live_log.cache_key(session, KIND, practice.id)
-
-    def load(stored: live_log.StoredLog) -> live_log.Replayed:
-        return live_log.CACHE.get(key, game, stored.log, stored.version, started)
-
-    return load
+    def written_with(self) -> dict[str, Any]:
+        return {"updated_at": utcnow()}
 
 
 def load_state(session: Session, practice: PracticeGame) -> live_log.Replayed:
-    assert practice.id is not None
-    stored = live_log.read_log(session, PracticeGame, practice.id)
-    assert stored is not None
-    load = _loader(session, practice)
-    replayed = load(stored)
-    if not replayed.state.is_terminal():
-        # bots that are due (a draft's bots pick as soon as the hands are dealt)
-        settled = live_log.settle_bots(session, PracticeGame, practice.id, load, seat_players(practice),
-                                       game_of(practice).seed)
-        if settled is not None:
-            replayed = settled
-    return replayed
-
-
-def act(session: Session, practice: PracticeGame, action_text: str, nonce: str, stamp: int | None) -> live_log.Applied:
-    assert practice.id is not None
-    applied = live_log.submit(session, PracticeGame, practice.id, _loader(session, practice), 0, action_text, nonce, stamp,
-                              seat_players(practice), game_of(practice).seed)
-    if applied.changed:
-        session.execute(update(PracticeGame).where(col(PracticeGame.id) == practice.id).values(updated_at=utcnow()))
-        session.commit()
-    return applied
+    """The game as the person's screen shows it, after the bots that are due (a draft's bots pick
+    as soon as the hands are dealt)."""
+    return PracticeLiveGame(practice).settle(session)
 
 
 def version_of(session: Session, token: str) -> int | None:
@@ -148,7 +124,3 @@ def version_of(session: Session, token: str) -> int | None:
         return None
     row = session.execute(sa_select(PracticeGame.log_version).where(col(PracticeGame.token) == token)).first()  # type: ignore[call-overload]
     return None if row is None else int(row[0])
-
-
-def now() -> float:
-    return time.time()

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from engine import State
 from organizer.db import make_engine, upgrade_database
 from organizer.models import GameTable, Round
-from organizer.services import live as live_service
+from organizer.services import live_tables
 from organizer.services import live_log
 from organizer.services import rounds as round_service
 from tests.faults.harness import Client, Reply
@@ -42,8 +42,8 @@ def live_database(path: Path, players: int, round_format: str = "draft", seed: i
         event, rnd, views = live_round(db, players, round_format, table_size=players, seed=seed)
         view = views[0]
         if not view.table.digital:
-            live_service.make_digital(db, event, rnd, view, "test")
-            live_service.start_round(db, event, rnd)
+            live_tables.make_digital(db, event, rnd, view, "test")
+            live_tables.start_round(db, event, rnd)
             assert rnd.id is not None
             view = round_service.tables_of(db, rnd.id)[0]
         assert view.table.id is not None
@@ -71,7 +71,7 @@ def versioned_state(table: LiveTable) -> tuple[int, State]:
             key = (table.database, table.table_id, row.log_version)
             if key not in _REPLAYED:
                 _REPLAYED.clear()
-                _REPLAYED[key] = live_log.replay(live_service.game_of(row), row.action_log, row.log_version, 0.0).state
+                _REPLAYED[key] = live_log.replay(live_tables.game_of(row), row.action_log, row.log_version, 0.0).state
             return row.log_version, _REPLAYED[key]
     finally:
         engine.dispose()

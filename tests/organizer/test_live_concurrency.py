@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask
 from sqlmodel import Session
 
-from organizer.services import live as live_service
+from organizer.services import live_seats
 
 from .conftest import make_app
 from .test_live_support import (
@@ -138,7 +138,7 @@ def test_restart_in_the_middle_of_a_draft(database_url: str, tmp_path: Path) -> 
     page_before = seats[0].page()
     app.extensions["db_engine"].dispose()
 
-    live_service.clear_caches()  # a new process: nothing in memory
+    live_seats.clear_caches()  # a new process: nothing in memory
     restarted = fast_sqlite(make_app(database_url, tmp_path))
     try:
         again = SeatClient(restarted.test_client(), seats[0].token, 0)

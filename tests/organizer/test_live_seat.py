@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from organizer.models import AuditEntry, GameTable, Result, Seat
 from organizer.services import accounts
-from organizer.services import live as live_service
+from organizer.services import live_seats
 
 from .conftest import HX, PASSWORD, sign_in
 from .test_live_support import (
@@ -218,7 +218,7 @@ def test_overview_bots_and_pick_timer(app: Flask, session: Session) -> None:
         table.game = {**table.game, "started_at": time.time() - 31}  # as if dealt 31 s ago
         db.add(table)
         db.commit()
-    live_service.clear_caches()
+    live_seats.clear_caches()
     polled = seats[0].client.get(f"{seats[0].url}/changed?since=999")
     assert polled.status_code == 200
     log = stored_log(app, table_id)

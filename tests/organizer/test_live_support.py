@@ -22,7 +22,7 @@ from engine import Discard, Draw, Edition, Give, Pick, Play, State, edition_spec
 from engine.games import Action
 from organizer.models import Event, GameTable, Round
 from organizer.services import events as event_service
-from organizer.services import live as live_service
+from organizer.services import live_tables
 from organizer.services import live_log
 from organizer.services import rounds as round_service
 
@@ -45,7 +45,7 @@ def live_round(session: Session, players: int, round_format: str = "draft", tabl
     add_players(session, event, players)
     rnd = round_service.propose_round(session, event, "test", seed=seed)
     round_service.publish_round(session, event, rnd, "test")
-    live_service.start_round(session, event, rnd)  # what the first seat page or the overview does
+    live_tables.start_round(session, event, rnd)  # what the first seat page or the overview does
     assert rnd.id is not None
     return event, rnd, round_service.tables_of(session, rnd.id)
 
@@ -60,7 +60,7 @@ def true_state(app: Flask, table_id: int) -> State:
         assert table is not None and table.game is not None
         key = (id(app), table_id, table.log_version)
         if key not in _REPLAYS:
-            game = live_service.game_of(table)
+            game = live_tables.game_of(table)
             _REPLAYS.clear()
             _REPLAYS[key] = live_log.replay(game, table.action_log, table.log_version, 0.0).state
         return _REPLAYS[key]

@@ -1,0 +1,116 @@
+"""A live table's seat, found by its private token: the seat, its table, round and event, and
+the table's game (dealt on the first visit once the round is published).
+
+A seat is reachable by its token only at a digital table of a round that is not proposed
+(:func:`reachable`, the one statement of that rule, also used by the poll's SQL)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from ..models import Event, GameTable, Player, Result, Round, Seat
+from . import live_log
+from .live_tables import TableGame, start_table
+from .rounds import SeatView, TableView
+
+
+@dataclass(frozen=True)
+class SeatContext:
+    """Everything a seat's page needs, found from its token."""
+
+    event: Event
+    round: Round
+    table: GameTable
+    seat: Seat
+    view: TableView
+
+    @property
+    def position(self) -> int:
+        return self.seat.position
+
+
+def reachable() -> Any:
+    """The SQL condition on a seat's table and round for its token to open it."""
+    return col(GameTable.digital) & (col(Round.status) != "proposed")
+
+
+#: how long a seat's screen may reuse what it read about the seat, table, round and event (the
+#: table's log version is always read afresh); an action always reads everything afresh
+CONTEXT_SECONDS = 2.0
+_CONTEXTS: dict[tuple[str, str], tuple[float, SeatContext]] = {}
+_CONTEXTS_LOCK = threading.Lock()
+
+
+def seat_context(session: Session, token: str, recent_ok: bool = False) -> SeatContext | None:
+    """The seat with this token at a digital table of a published (or finished) round. With
+    ``recent_ok`` (showing a screen, not acting) a context read in the last
+    :data:`CONTEXT_SECONDS` by this process may be reused: a bot seated or a round closed shows
+    within that time. Its objects are shared between threads and never changed."""
+    if not token or len(token) > 64:
+        return None
+    key = (str(session.get_bind().engine.url), token)
+    now = time.monotonic()
+    if recent_ok:
+        with _CONTEXTS_LOCK:
+            cached = _CONTEXTS.get(key)
+        if cached is not None and now - cached[0] <= CONTEXT_SECONDS:
+            return cached[1]
+    ctx = _read_context(session, token)
+    if ctx is not None and ctx.table.log_version > 0:
+        with _CONTEXTS_LOCK:
+            if len(_CONTEXTS) > 10_000:
+                _CONTEXTS.clear()
+            _CONTEXTS[key] = (now, ctx)
+    return ctx
+
+
+def clear_caches() -> None:
+    """Forget everything this process remembers about live tables (as a restart does)."""
+    with _CONTEXTS_LOCK:
+        _CONTEXTS.clear()
+    live_log.CACHE.clear()
+
+
+def _read_context(session: Session, token: str) -> SeatContext | None:
+    row = session.exec(
+        select(Seat, GameTable, Round, Event)
+        .join(GameTable, col(GameTable.id) == col(Seat.table_id))
+        .join(Round, col(Round.id) == col(GameTable.round_id))
+        .join(Event, col(Event.id) == col(Round.event_id))
+        .where(Seat.token == token, reachable())
+    ).first()
+    if row is None:
+        return None
+    seat, table, rnd, event = row
+    # the result is left unloaded: a seat's screen never shows it (record_result reads it itself)
+    return SeatContext(event, rnd, table, seat, single_table_view(session, table, with_result=False))
+
+
+def single_table_view(session: Session, table: GameTable, with_result: bool = True) -> TableView:
+    """One table's seats, players and result (the rounds service's TableView, for one table)."""
+    rows = session.exec(
+        select(Seat, Player).join(Player, col(Player.id) == col(Seat.player_id), isouter=True)
+        .where(Seat.table_id == table.id).order_by(col(Seat.position))
+    ).all()
+    result = session.exec(select(Result).where(Result.table_id == table.id)).first() if with_result else None
+    return TableView(table, [SeatView(seat, player) for seat, player in rows], result)
+
+
+def seat_game(session: Session, ctx: SeatContext) -> TableGame:
+    """The seat's table as a live game, dealt first if it has not been (raises InputError when
+    it cannot be yet: an empty seat, a round not published)."""
+    if ctx.table.log_version == 0:
+        start_table(session, ctx.event, ctx.round, ctx.view)
+    return TableGame(ctx.event, ctx.round, ctx.view)
+
+
+def seat_state(session: Session, ctx: SeatContext, fresh: bool = False) -> live_log.Replayed:
+    """What the seat's screen shows: the table's state after whatever bots and the timer owe it.
+    ``fresh``: the table row was read in this request, so its log version is current."""
+    game = seat_game(session, ctx)
+    return game.settle(session, ctx.table.log_version if fresh else None)

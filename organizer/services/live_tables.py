@@ -1,0 +1,203 @@
+"""An event's live tables: drafts and standard games played on the players' own devices.
+
+A digital table's game is its engine parameters (in ``GameTable.game``) and its action log
+(``GameTable.action_log``), played through :class:`TableGame`, the event table's
+:class:`~.live_games.LiveGame`. Here: dealing a table's game (when its round is published, or
+when the TO moves a table onto the devices), and the TO's bots in empty or abandoned seats."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col
+
+from engine import Edition, Game, GameSetupError
+
+from ..models import AuditEntry, Event, GameTable, Round
+from . import live_log
+from .errors import InputError
+from .live_games import LiveGame
+from .live_results import record_result
+from .rounds import TableView, tables_of
+
+KIND = "table"
+BOT_KIND = "heuristic"
+
+
+def live_seed(round_seed: int, table_number: int) -> int:
+    """The game's seed: from the round's seed and the table number (reproducible, and different
+    at every table)."""
+    digest = hashlib.sha256(f"arboretum-live:{round_seed}:{table_number}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def seat_names(view: TableView) -> list[str]:
+    names: list[str] = []
+    for seat_view in view.seats:
+        name = seat_view.player.name if seat_view.player else f"Bot {seat_view.seat.position + 1}"
+        # the engine wants distinct names; two players of one name get their seat number
+        if name in names:
+            name = f"{name} ({seat_view.seat.position + 1})"
+        names.append(name)
+    return names
+
+
+def build_game(event: Event, rnd: Round, view: TableView) -> Game:
+    mode = "draft" if rnd.format == "draft" else "standard"
+    try:
+        return Game(mode=mode, players=len(view.seats), seed=live_seed(rnd.seed, view.table.number),
+                    edition=Edition.parse(event.edition), species=tuple(view.table.species),
+                    names=tuple(seat_names(view)))
+    except GameSetupError as bad:
+        raise InputError({"": f"Table {view.table.number} cannot be played live: {bad}"}) from None
+
+
+def game_of(table: GameTable) -> Game:
+    assert table.game is not None
+    return Game.from_json({k: v for k, v in table.game.items() if k != "started_at"})
+
+
+def _started_at(table: GameTable) -> float:
+    return float((table.game or {}).get("started_at", 0.0))
+
+
+def seat_players(view: TableView) -> list[str | None]:
+    """Who plays each seat when it is due: the heuristic bot for a bot seat, else its person."""
+    return [BOT_KIND if s.seat.is_bot else None for s in view.seats]
+
+
+class TableGame(LiveGame):
+    """A started event table as a live game: people and the TO's bots in its seats, the event's
+    pick timer; it changes only while its round is published, and its end is recorded as the
+    table's confirmed result."""
+
+    def __init__(self, event: Event, rnd: Round, view: TableView) -> None:
+        super().__init__(GameTable, KIND, view.table.id, game_of(view.table), _started_at(view.table),
+                         seat_players(view), event.pick_timer_seconds)
+        self.event = event
+        self.round = rnd
+        self.view = view
+
+    def refusal(self, seat: int) -> str | None:
+        if self.round.status != "published":
+            return f"Round {self.round.number} is {self.round.status}; the game can no longer change."
+        if self.players[seat] is not None:
+            return "A bot plays this seat now; ask the organizer to give it back to you."
+        return None
+
+    def open_for_play(self) -> bool:
+        return self.round.status == "published"
+
+    def on_finish(self, session: Session, replayed: live_log.Replayed) -> None:
+        record_result(session, self.event, self.round, self.view, replayed)
+
+
+def load_state(session: Session, table: GameTable) -> live_log.Replayed:
+    """A started table's game as stored (nothing played for bots, nothing recorded)."""
+    return LiveGame(GameTable, KIND, table.id, game_of(table), _started_at(table)).load(session)
+
+
+def find_table(session: Session, rnd: Round, number: int) -> TableView | None:
+    assert rnd.id is not None
+    return next((v for v in tables_of(session, rnd.id) if v.table.number == number), None)
+
+
+# -- starting -------------------------------------------------------------------------------------
+
+def start_table(session: Session, event: Event, rnd: Round, view: TableView) -> GameTable:
+    """Deal the table's game (idempotent: the first request to start it wins; the others find
+    it started). Only digital tables of a published round start."""
+    table = view.table
+    assert table.id is not None
+    if table.game is not None and table.log_version > 0:
+        return table
+    if not table.digital:
+        raise InputError({"": f"Table {table.number} is played on paper."})
+    if rnd.status != "published":
+        raise InputError({"": f"Round {rnd.number} is {rnd.status}: live tables start when it is published."})
+    if any(s.player is None and not s.seat.is_bot for s in view.seats):
+        raise InputError({"": f"Table {table.number} has an empty seat: put a bot in it first."})
+    params: dict[str, Any] = build_game(event, rnd, view).to_json()
+    params["started_at"] = time.time()
+    session.execute(
+        update(GameTable).where(col(GameTable.id) == table.id, col(GameTable.log_version) == 0)
+        .values(game=params, action_log=[], log_version=1)
+    )
+    session.commit()
+    session.refresh(table)
+    return table
+
+
+def start_round(session: Session, event: Event, rnd: Round) -> None:
+    """Start every digital table of a published round that has not started."""
+    assert rnd.id is not None
+    if rnd.status != "published":
+        return
+    for view in tables_of(session, rnd.id):
+        if view.table.digital and view.table.log_version == 0:
+            try:
+                start_table(session, event, rnd, view)
+            except InputError:
+                session.rollback()
+
+
+def make_digital(session: Session, event: Event, rnd: Round, view: TableView, actor: str) -> None:
+    """The TO moves a standard table onto the players' devices (before it has a result)."""
+    table = view.table
+    if table.digital:
+        return
+    if view.result is not None:
+        raise InputError({"": f"Table {table.number} already has a result; it stays on paper."})
+    if rnd.status == "finished":
+        raise InputError({"": f"Round {rnd.number} is finished."})
+    build_game(event, rnd, view)  # refuses a table the engine cannot play, before changing anything
+    table.digital = True
+    session.add(table)
+    assert event.id is not None
+    session.add(AuditEntry(event_id=event.id, table_id=table.id, actor=actor, action="live.made_digital",
+                           new={"table": table.number}))
+    session.commit()
+    if rnd.status == "published":
+        start_table(session, event, rnd, view)
+
+
+# -- bots in seats --------------------------------------------------------------------------------
+
+def set_bot(session: Session, event: Event, rnd: Round, view: TableView, position: int, bot: bool, actor: str) -> None:
+    """Put the heuristic bot into a seat (empty or abandoned), or give the seat back."""
+    seat_view = next((s for s in view.seats if s.seat.position == position), None)
+    if seat_view is None:
+        raise InputError({"": f"Table {view.table.number} has no seat {position + 1}."})
+    if rnd.status != "published":
+        raise InputError({"": f"Round {rnd.number} is {rnd.status}; bots sit in only while it is published."})
+    if not bot and seat_view.player is None:
+        raise InputError({"": "This seat has no player to give it back to; the bot stays."})
+    seat = seat_view.seat
+    if seat.is_bot == bot:
+        return
+    seat.is_bot = bot
+    session.add(seat)
+    assert event.id is not None
+    who = seat_view.player.name if seat_view.player else f"empty seat {position + 1}"
+    session.add(AuditEntry(event_id=event.id, table_id=view.table.id, actor=actor,
+                           action="live.bot_seated" if bot else "live.bot_removed",
+                           new={"table": view.table.number, "seat": position + 1, "player": who}))
+    session.commit()
+
+
+def seat_bot(session: Session, event: Event, rnd: Round, table_number: int, position: int, bot: bool,
+             actor: str) -> bool:
+    """:func:`set_bot` on the round's table ``table_number``, then deal the table's game if the
+    bot filled its last empty seat. False when the round has no such table."""
+    view = find_table(session, rnd, table_number)
+    if view is None:
+        return False
+    set_bot(session, event, rnd, view, position, bot, actor)
+    view = find_table(session, rnd, table_number)
+    assert view is not None
+    if view.table.digital and view.table.log_version == 0:
+        start_table(session, event, rnd, view)
+    return True
