@@ -9,7 +9,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from . import htmx
+from .extensions import htmx
 
 log = logging.getLogger(__name__)
 

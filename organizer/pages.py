@@ -7,7 +7,7 @@ from typing import Any
 from flask import redirect, render_template
 from werkzeug.wrappers import Response
 
-from . import htmx
+from .extensions import htmx
 
 
 def render_page(template: str, partial: str, status: int = 200, **context: Any) -> tuple[str, int]:

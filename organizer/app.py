@@ -1,0 +1,111 @@
+"""The organizer web app's factory, :func:`create_app`, with everything it wires together.
+
+Imported only when an app is built (``organizer.create_app`` imports it then), so the
+``arboretum`` command, which shares the package, does not pay for Flask and the database."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import PROJECT_ROOT, db
+from .extensions import csrf, htmx
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app. Configuration, lowest priority first: defaults, ``instance/config.py``,
+    environment (``DATABASE_URL``, ``ORGANIZER_*``), then ``test_config`` when given."""
+    app = Flask(
+        "organizer",  # the package, not this module: the app (and its logger) keep the name organizer
+        instance_path=os.environ.get("ORGANIZER_INSTANCE_PATH", str(PROJECT_ROOT / "instance")),
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL="sqlite:///" + str(Path(app.instance_path) / "organizer.sqlite3"),
+        HTTPS=False,
+        AUTO_MIGRATE=True,
+        SQLITE_WAL=False,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        WTF_CSRF_TIME_LIMIT=None,  # a tablet left on a form all round must still submit
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        SIGN_IN_MAX_FAILURES=5,
+        SIGN_IN_WINDOW_MINUTES=15,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("DATABASE_URL"):
+            app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+        app.config.from_prefixed_env("ORGANIZER")
+    else:
+        app.config.from_mapping(test_config)
+    if app.config.get("PROXY_FIX"):
+        # Behind nginx/caddy: take the client address and scheme from X-Forwarded-* (one proxy),
+        # so the sign-in rate limit counts real clients rather than the proxy.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
+    if app.config["HTTPS"]:
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["PREFERRED_URL_SCHEME"] = "https"
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
+
+    csrf.init_app(app)
+    htmx.init_app(app)
+    db.init_app(app)
+
+    from . import auth, errors, events, exchange, players, projector, rounds, security, standings, tables, templating
+
+    security.init_app(app)
+    errors.init_app(app)
+    templating.init_app(app)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(events.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(rounds.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(standings.bp)
+    from . import prints; app.register_blueprint(prints.bp)  # PDF downloads (issue 5)
+    app.register_blueprint(projector.bp)
+    app.register_blueprint(exchange.bp)
+    from . import accounts
+
+    app.register_blueprint(accounts.bp)
+    from . import live, practice, replay  # live tables, practice games, replays (issue 4)
+    for live_bp in (live.bp, practice.bp, replay.bp):
+        app.register_blueprint(live_bp)
+    from . import live_fastpoll, live_pages
+
+    live_fastpoll.install(app)  # the seats' "changed since N?" answered before Flask
+    live_pages.register_template_globals(app)
+
+    from . import cli
+
+    cli.init_app(app)
+    return app
+
+
+def _instance_secret_key(instance: Path) -> str:
+    """The key that signs sessions: made once per installation and kept out of git
+    (``instance/`` is ignored), so restarts keep everyone signed in."""
+    key_file = instance / "secret_key"
+    if key_file.exists():
+        return key_file.read_text().strip()
+    key = secrets.token_hex(32)
+    # O_EXCL: when several workers start at once, the first one's key wins for all.
+    try:
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return key_file.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+    return key
