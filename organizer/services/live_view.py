@@ -1,6 +1,7 @@
-"""What a seat's screen shows, built only from the engine's ``state.view(seat)`` (so it can show
-nothing that seat may not see): hands as cards, arboretums as grids with the legal cells, the
-choices open now, and at the end the scores with their paths. Pure functions, no Flask."""
+"""What a seat's screen shows, built only from the engine's typed ``state.view(seat)`` (a
+:class:`engine.SeatView`, so it can show nothing that seat may not see): hands as cards,
+arboretums as grids with the legal cells, the choices open now, and at the end the scores with
+their paths. Pure functions, no Flask."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Card, SeatView
+from engine import Card, SeatView, TableScore
+from engine.views import DraftView, Phase, Planted, TurnView, outcome_json
 
 
 def species_class(species: str) -> str:
@@ -49,12 +51,18 @@ class Grid:
     is_target: bool = False
 
 
-def grid(seat: int, name: str, cards: list[dict[str, Any]], legal: list[list[int]] | None = None,
-         path_cells: set[tuple[int, int]] | None = None, pending: tuple[int, int] | None = None,
-         fresh: tuple[int, int] | None = None) -> Grid:
+Cell = tuple[int, int]
+
+
+def face(card: Card) -> CardFace:
+    return CardFace(str(card), card.species, card.value, species_class(card.species))
+
+
+def grid(seat: int, name: str, cards: tuple[Planted, ...], legal: tuple[Cell, ...] | None = None,
+         path_cells: set[Cell] | None = None, pending: Cell | None = None, fresh: Cell | None = None) -> Grid:
     """An arboretum as rows of cells spanning its cards and the cells open to the next card."""
-    placed = {(int(c["x"]), int(c["y"])): CardFace.of(f"{c['species']} {c['value']}") for c in cards}
-    legal_set = {(int(x), int(y)) for x, y in (legal or [])}
+    placed = {p.cell: face(p.card) for p in cards}
+    legal_set = set(legal or ())
     spots = set(placed) | legal_set | ({pending} if pending else set())
     if not spots:
         return Grid(seat, name, [], 0, bool(legal))
@@ -82,7 +90,7 @@ class Source:
 class Screen:
     """The seat screen's content; ``viewer`` None is a spectator or a replay."""
 
-    view: dict[str, Any]
+    view: SeatView
     viewer: int | None
     names: list[str]
     grids: list[Grid]
@@ -95,124 +103,137 @@ class Screen:
     awaited: list[str] = field(default_factory=list)
     my_turn: bool = False
     headline: str = ""
+    #: the viewer's own hidden draft pick: {"card", "cell", "text"}
     pending: dict[str, Any] | None = None
+    #: cards drawn this turn: {"source", "card"} (the card only for the seat that drew it)
     drawn: list[dict[str, Any]] = field(default_factory=list)
     piles: list[tuple[str, CardFace | None, int]] = field(default_factory=list)
+    #: the scored table as JSON (``engine.views.outcome_json``)
     outcome: dict[str, Any] | None = None
     path_species: str = ""
     hands_at_end: list[tuple[str, list[CardFace]]] = field(default_factory=list)
     reveal: list[str] = field(default_factory=list)
 
 
-def _path_cells(outcome: dict[str, Any] | None, seat: int, species: str) -> set[tuple[int, int]]:
-    if not outcome:
+def _path_cells(outcome: TableScore | None, seat: int, species: str) -> set[Cell]:
+    if outcome is None:
         return set()
-    player = outcome["players"][seat]
-    cells: set[tuple[int, int]] = set()
-    for name, scored in player["species"].items():
-        if (not species or name == species) and scored["points"] > 0:
-            cells.update((int(c["x"]), int(c["y"])) for c in scored["path"])
+    cells: set[Cell] = set()
+    for name, scored in outcome.players[seat].species.items():
+        if (not species or name == species) and scored.points > 0 and scored.path is not None:
+            cells.update(scored.path.cells)
     return cells
 
 
-def build_screen(seat_view: SeatView, path_species: str = "", hands: list[list[str]] | None = None) -> Screen:
-    """The screen for ``view`` (a seat's view, or the public view with ``hands`` revealed in a
-    replay of a finished game)."""
-    view = seat_view.to_json()
-    viewer = view["viewer"]
-    names: list[str] = list(view["names"])
-    mode = view["mode"]
-    phase = view.get("phase", "")
-    outcome = view.get("outcome")
-    awaiting: list[int] = list(view["awaiting"])
-    if mode == "solo":
+_PHASE_WORDS = {Phase.DRAW1: "draw a first card", Phase.DRAW2: "draw a second card", Phase.PLAY: "play a card",
+                Phase.DISCARD: "discard a card", Phase.GIVE: "give Q a card"}
+
+
+def build_screen(view: SeatView, path_species: str = "") -> Screen:
+    """The screen for ``view``: a seat's view, or a spectator's (a replay adds the hands)."""
+    viewer = view.viewer
+    names = list(view.names)
+    awaiting = list(view.awaiting)
+    if view.mode == "solo":
         awaiting = [s for s in awaiting if s == 0]
+    outcome = view.outcome
     screen = Screen(view, viewer, names, [], awaited=[names[s] for s in awaiting],
-                    my_turn=viewer is not None and viewer in awaiting, outcome=outcome, path_species=path_species)
-    if "hand" in view:
-        screen.hand = [CardFace.of(text) for text in view["hand"]]
-    legal = view.get("legal_cells") or []
+                    my_turn=viewer is not None and viewer in awaiting,
+                    outcome=None if outcome is None else outcome_json(outcome), path_species=path_species)
+    if view.hand is not None:
+        screen.hand = [face(card) for card in view.hand]
     target = viewer
-    pending_cell = None
-    if mode == "draft":
-        pending = view.get("pending")
-        screen.pending = pending
-        if pending and pending.get("cell") is not None:
-            pending_cell = (int(pending["cell"][0]), int(pending["cell"][1]))
-        if viewer is not None and not view["terminal"] and screen.hand:
-            screen.place_verb = "pick"
-            screen.draft_discard = True
-        fresh_cells = {entry["seat"]: (int(entry["cell"][0]), int(entry["cell"][1]))
-                       for entry in view.get("last_reveal", []) if "cell" in entry}
-        for entry in view.get("last_reveal", []):
-            who = names[entry["seat"]]
-            screen.reveal.append(f"{who} discarded a card" if entry.get("discarded") else
-                                 f"{who} planted {entry['card']} at {entry['cell'][0]},{entry['cell'][1]}")
-        if view["terminal"]:
-            screen.headline = "The draft is over."
-        else:
-            direction = "to the next player" if view["direction"] == "next" else "to the previous player"
-            screen.headline = (f"Round {view['round']} of {view['rounds']} · pick {view['pick']} of "
-                               f"{view['picks_per_round']} · hands pass {direction}")
-    else:
-        fresh_cells = {}
-        if viewer is not None and screen.my_turn:
-            if phase in ("draw1", "draw2"):
-                screen.sources = _sources(view)
-            elif phase == "play":
-                screen.place_verb = "play"
-            elif phase == "discard":
-                screen.discards = list(screen.hand)
-            elif phase == "give":
-                screen.place_verb = "give"
-                target = 1
-        piles = view.get("discard_piles", [])
-        if mode == "solo":
-            top = piles[0][-1] if piles and piles[0] else None
-            screen.piles = [("Discard pile", CardFace.of(top) if top else None, len(piles[0]) if piles else 0)]
-        else:
-            screen.piles = [("Your discard pile" if i == viewer else f"{names[i]}'s discard pile",
-                             CardFace.of(p[-1]) if p else None, len(p)) for i, p in enumerate(piles)]
-        screen.drawn = list(view.get("drawn_this_turn", []))
-        if view["terminal"]:
-            screen.headline = "The game is over."
-        else:
-            actor = int(view["turn"])
-            mine = actor == viewer
-            words = {"draw1": "draw a first card", "draw2": "draw a second card", "play": "play a card",
-                     "discard": "discard a card", "give": "give Q a card"}.get(phase, phase)
-            if not mine:
-                first, _, rest = words.partition(" ")
-                words = f"{first}s {rest}"
-            who = "Your turn: you" if mine else names[actor]
-            screen.headline = f"Turn {view['turn_number']} · {who} {words} · {view['draw_pile']} cards in the draw pile"
-    for seat, cards in enumerate(view["arboretums"]):
+    pending_cell: Cell | None = None
+    fresh_cells: dict[int, Cell] = {}
+    if view.draft is not None:
+        _draft_screen(screen, view, view.draft)
+        pending = view.draft.pending
+        pending_cell = pending.cell if pending is not None else None
+        fresh_cells = {r.seat: r.cell for r in view.draft.last_reveal if r.cell is not None}
+    elif view.turns is not None:
+        if _turn_screen(screen, view, view.turns):
+            target = 1  # solo: the card goes into Q's arboretum
+    for info in view.seats:
         screen.grids.append(grid(
-            seat, names[seat], cards,
-            legal if (seat == target and screen.place_verb) else None,
-            _path_cells(outcome, seat, path_species),
-            pending_cell if seat == viewer else None,
-            fresh_cells.get(seat)))
-    if view["terminal"]:
-        shown = hands if hands is not None else view.get("hands")
-        if shown:
-            screen.hands_at_end = [(names[i], [CardFace.of(t) for t in hand]) for i, hand in enumerate(shown)]
+            info.seat, info.name, info.arboretum,
+            view.legal_cells if (info.seat == target and screen.place_verb) else None,
+            _path_cells(outcome, info.seat, path_species),
+            pending_cell if info.seat == viewer else None,
+            fresh_cells.get(info.seat)))
+    if view.hands_at_end is not None:
+        screen.hands_at_end = [(names[i], [face(c) for c in hand]) for i, hand in enumerate(view.hands_at_end)]
     return screen
 
 
-def _sources(view: dict[str, Any]) -> list[Source]:
+def _draft_screen(screen: Screen, view: SeatView, draft: DraftView) -> None:
+    pending = draft.pending
+    if pending is not None:
+        screen.pending = {"card": str(pending.card), "cell": None if pending.cell is None else list(pending.cell),
+                          "text": str(pending)}
+    if view.viewer is not None and not view.terminal and screen.hand:
+        screen.place_verb = "pick"
+        screen.draft_discard = True
+    for reveal in draft.last_reveal:
+        who = screen.names[reveal.seat]
+        screen.reveal.append(f"{who} discarded a card" if reveal.cell is None else
+                             f"{who} planted {reveal.card} at {reveal.cell[0]},{reveal.cell[1]}")
+    if view.terminal:
+        screen.headline = "The draft is over."
+    else:
+        direction = "to the next player" if draft.direction == "next" else "to the previous player"
+        screen.headline = (f"Round {draft.round} of {draft.rounds} · pick {draft.pick} of "
+                           f"{draft.picks_per_round} · hands pass {direction}")
+
+
+def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
+    """Fill in a standard or solo turn; True when the card to place goes into Q's arboretum."""
+    viewer, names, phase = view.viewer, screen.names, view.phase
+    into_q = False
+    if viewer is not None and screen.my_turn:
+        if phase is Phase.DRAW1 or phase is Phase.DRAW2:
+            screen.sources = _sources(view, turns)
+        elif phase is Phase.PLAY:
+            screen.place_verb = "play"
+        elif phase is Phase.DISCARD:
+            screen.discards = list(screen.hand)
+        elif phase is Phase.GIVE:
+            screen.place_verb = "give"
+            into_q = True
+    if view.mode == "solo":
+        pile = turns.piles[0] if turns.piles else None
+        top = pile.top if pile else None
+        screen.piles = [("Discard pile", face(top) if top else None, len(pile.cards) if pile else 0)]
+    else:
+        screen.piles = [("Your discard pile" if i == viewer else f"{names[i]}'s discard pile",
+                         face(p.top) if p.top else None, len(p.cards)) for i, p in enumerate(turns.piles)]
+    screen.drawn = [{"source": d.source_text, "card": None if d.card is None else str(d.card)} for d in turns.drawn]
+    if view.terminal or turns.actor is None:
+        screen.headline = "The game is over."
+    else:
+        actor = turns.actor
+        mine = actor == viewer
+        words = _PHASE_WORDS.get(phase, str(phase))
+        if not mine:
+            first, _, rest = words.partition(" ")
+            words = f"{first}s {rest}"
+        who = "Your turn: you" if mine else names[actor]
+        screen.headline = f"Turn {turns.turn} · {who} {words} · {turns.draw_pile} cards in the draw pile"
+    return into_q
+
+
+def _sources(view: SeatView, turns: TurnView) -> list[Source]:
     out = []
-    if view["draw_pile"] > 0:
-        out.append(Source(f"Draw pile ({view['draw_pile']} cards)", "draw deck"))
-    piles = view.get("discard_piles", [])
-    if view["mode"] == "solo":
-        if piles and piles[0]:
-            out.append(Source("Discard pile", "draw discard", CardFace.of(piles[0][-1])))
+    if turns.draw_pile > 0:
+        out.append(Source(f"Draw pile ({turns.draw_pile} cards)", "draw deck"))
+    if view.mode == "solo":
+        top = turns.piles[0].top if turns.piles else None
+        if top is not None:
+            out.append(Source("Discard pile", "draw discard", face(top)))
         return out
-    for seat, pile in enumerate(piles):
-        if pile:
-            owner = "your" if seat == view["viewer"] else f"{view['names'][seat]}'s"
-            out.append(Source(f"Top of {owner} discard pile", f"draw discard {seat}", CardFace.of(pile[-1])))
+    for seat, pile in enumerate(turns.piles):
+        if pile.top is not None:
+            owner = "your" if seat == view.viewer else f"{view.names[seat]}'s"
+            out.append(Source(f"Top of {owner} discard pile", f"draw discard {seat}", face(pile.top)))
     return out
 
 
