@@ -1,17 +1,30 @@
 """The ``arboretum`` command's engine subcommands: ``score`` (and ``simulate``, see simulate.py).
 
-``organizer.commandline`` builds the installed command from :func:`add_engine_commands`, adding
-the printing subcommands; ``python -m engine`` runs the engine's own part alone."""
+``organizer.arboretum_command`` builds the installed command from :data:`ENGINE_COMMANDS`, adding
+the printing subcommand; ``python -m engine`` runs the engine's own part alone.
+
+Subcommands are loaded lazily: the parser gets the full definition (and imports the module) of
+the one subcommand named on the command line only, and a one-line entry for the others, so
+``arboretum score`` starts without importing the bots or the PDF library."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from typing import Sequence, TextIO
+from typing import Callable, Mapping, Sequence, TextIO
 
 from .case import parse_case_text
 from .errors import ArboretumError
+
+#: A subcommand: its one-line help, and "module:function" of the function adding its parser.
+Command = tuple[str, str]
+
+ENGINE_COMMANDS: dict[str, Command] = {
+    "score": ("score finished tables given as score cases", "engine.cli:add_score_command"),
+    "simulate": ("play seeded bot games and summarise them", "engine.simulate:add_simulate_command"),
+}
 
 
 def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO) -> int:
@@ -24,39 +37,53 @@ def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO) -> int:
             else:
                 with open(path, encoding="utf-8") as handle:
                     text = handle.read()
-            result: dict[str, object] = parse_case_text(text).score().to_json()
+            line = parse_case_text(text).score().to_json_text()
         except ArboretumError as exc:
-            result, status = {"error": f"{path}: {exc}"}, 1
+            line, status = error_line(f"{path}: {exc}"), 1
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            result, status = {"error": f"{path}: cannot read the file: {reason}"}, 1
-        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+            line, status = error_line(f"{path}: cannot read the file: {reason}"), 1
+        out.write(line + "\n")
         out.flush()
     return status
+
+
+def error_line(message: str) -> str:
+    return json.dumps({"error": message}, ensure_ascii=False)
 
 
 def _run_score(args: argparse.Namespace) -> int:
     return score_files(args.cases, sys.stdout, sys.stdin)
 
 
-def add_engine_commands(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_score_command(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     score = subparsers.add_parser(
         "score",
-        help="score finished tables given as score cases",
+        help=ENGINE_COMMANDS["score"][0],
         description="Score finished tables in the score-case format; one JSON result line per case.",
     )
     score.add_argument("cases", nargs="+", metavar="CASE.json", help="score-case files; - reads one from standard input")
     score.set_defaults(handler=_run_score)
 
-    from .simulate import add_simulate_command
 
-    add_simulate_command(subparsers)
-
-
-def build_parser(prog: str = "arboretum") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Arboretum rules engine: score tables and simulate games.")
+def build_parser(
+    prog: str,
+    description: str,
+    commands: Mapping[str, Command],
+    argv: Sequence[str],
+) -> argparse.ArgumentParser:
+    """A parser with every one of ``commands``, fully defined only for the one ``argv`` names."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_engine_commands(subparsers)
+    # the top-level parser has no options but -h, so the first word not starting with - is the command
+    chosen = next((word for word in argv if not word.startswith("-")), None)
+    for name, (help_text, target) in commands.items():
+        if name == chosen:
+            module, function = target.split(":")
+            adder: Callable[[object], None] = getattr(importlib.import_module(module), function)
+            adder(subparsers)
+        else:
+            subparsers.add_parser(name, help=help_text)
     return parser
 
 
@@ -70,4 +97,6 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> i
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run(build_parser(), argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser("arboretum", "Arboretum rules engine: score tables and simulate games.", ENGINE_COMMANDS, words)
+    return run(parser, words)

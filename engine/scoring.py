@@ -5,6 +5,7 @@ to score a species is decided, what a species is worth, the bonus, and who wins.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
@@ -95,6 +96,10 @@ class TableScore:
             ],
             "winners": self.winner_names,
         }
+
+    def to_json_text(self) -> str:
+        """:meth:`to_json` as the one line ``arboretum score`` prints."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
 
 
 class ScoringRules:

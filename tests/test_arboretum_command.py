@@ -1,0 +1,55 @@
+"""The installed ``arboretum`` command joins the engine's and the printing subcommands."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from organizer.arboretum_command import main
+from tests.engine.test_worked_example import CASE
+
+
+def test_scorepad_writes_a_pdf(tmp_path: Path) -> None:
+    out = tmp_path / "pad.pdf"
+    assert main(["scorepad", "--players", "3", "--edition", "2010", "--paper", "letter", "-o", str(out)]) == 0
+    text = "".join(page.extract_text() for page in PdfReader(out).pages)
+    assert "Crabapple" in text and "Willow" in text
+
+
+def test_score_through_the_installed_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(CASE))
+    assert main(["score", str(case)]) == 0
+    assert json.loads(capsys.readouterr().out)["winners"] == ["Talia"]
+
+
+def test_unknown_command_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["shuffle"])
+    assert info.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0
+    assert all(name in out for name in ("score", "simulate", "scorepad"))
+
+
+def test_scoring_imports_neither_the_web_app_nor_the_pdf_library(tmp_path: Path) -> None:
+    # what makes `arboretum score` start in a tenth of a second rather than a second
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(CASE))
+    program = (
+        "import sys; from organizer.arboretum_command import main; code = main(['score', sys.argv[1]]); "
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'sqlalchemy', 'sqlmodel', 'alembic', "
+        "'reportlab', 'flask_wtf', 'flask_htmx', 'werkzeug', 'jinja2'} | {m for m in sys.modules if m.startswith("
+        "('engine.bots', 'engine.simulate', 'organizer.printing'))}); print(code, heavy, file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", program, str(case)], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["winners"] == ["Talia"]
+    assert done.stderr.strip() == "0 []"
