@@ -91,12 +91,6 @@ class Arboretum:
     def cards(self) -> Iterable[Card]:
         return self._cells.values()
 
-    def cell_of(self, card: Card) -> Cell | None:
-        for cell, planted in self._cells.items():
-            if planted == card:
-                return cell
-        return None
-
     def legal_cells(self) -> list[Cell]:
         """Cells where the next card may go, sorted; any cell (offered as (0, 0)) when empty."""
         if not self._cells:
@@ -111,14 +105,6 @@ class Arboretum:
 
     def species_sum(self, species: str) -> int:
         return sum(card.value for card in self._cells.values() if card.species == species)
-
-    def bounds(self) -> tuple[int, int, int, int]:
-        """(min x, min y, max x, max y); (0, 0, 0, 0) when empty."""
-        if not self._cells:
-            return (0, 0, 0, 0)
-        xs = [x for x, _ in self._cells]
-        ys = [y for _, y in self._cells]
-        return (min(xs), min(ys), max(xs), max(ys))
 
     # -- changing ------------------------------------------------------------------------
     def check_placement(self, card: Card, cell: Cell, owner: str = "arboretum") -> None:

@@ -35,10 +35,6 @@ class ScoreCase:
         return out
 
 
-def score_case(case: ScoreCase) -> TableScore:
-    return case.score()
-
-
 def parse_case_text(text: str) -> ScoreCase:
     try:
         data = json.loads(text)

@@ -179,9 +179,6 @@ class PathFinder:
             species, tuple(self._cells[i] for i in walk), tuple(self._cards[i] for i in walk), eight_bonus
         )
 
-    def has_path(self, species: str) -> bool:
-        return self.best_path(species) is not None
-
 
 def best_path(arboretum: Arboretum, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> Path | None:
     """The highest-scoring path of ``species`` in ``arboretum`` (see :class:`PathFinder`)."""
