@@ -15,19 +15,22 @@ comes from ``rng``, so a seeded game is the same game every time.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from .actions import Action
+from .draft import DraftState
 from .errors import ArboretumError, GameOverError, NotYourTurnError
+from .game import SIMULTANEOUS, State
+from .standard import StandardState
 
-SIMULTANEOUS = -2
+S = TypeVar("S", bound=State)
 
 
 @runtime_checkable
 class Bot(Protocol):
     name: str
 
-    def choose(self, state: Any, seat: int, rng: random.Random) -> Action:
+    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         """One of ``state.legal_actions(seat)``."""
         ...
 
@@ -41,16 +44,16 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, state: Any, seat: int, rng: random.Random) -> Action:
+    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         # The state's random_action is documented as exactly rng.choice(legal_actions(seat))
         # without building the list: the same choice, several times faster. It raises
         # GameOverError on a finished game.
         player = state.current_player()
         if player == SIMULTANEOUS:
-            return state.random_action(rng, seat)  # type: ignore[no-any-return]
+            return state.random_action(rng, seat)
         if player >= 0 and player != seat:
             raise NotYourTurnError(f"seat {seat}: it is seat {player}'s turn")
-        return state.random_action(rng)  # type: ignore[no-any-return]
+        return state.random_action(rng)
 
 
 class HeuristicBot:
@@ -61,19 +64,21 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def choose(self, state: Any, seat: int, rng: random.Random) -> Action:
+    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         if state.is_terminal():
             raise GameOverError("the game is over: there is no action to choose")
-        if state.mode == "draft":
+        if isinstance(state, DraftState):
             from .bots_draft import choose_pick
 
             return choose_pick(state, seat, rng)
+        if not isinstance(state, StandardState):
+            raise ArboretumError(f"the heuristic bot does not know the {state.mode} game")
         from .bots_turns import choose_turn_action
 
         return choose_turn_action(state, seat, rng)
 
 
-BOTS: dict[str, type[Any]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 def make_bot(name: str) -> Bot:
@@ -84,7 +89,7 @@ def make_bot(name: str) -> Bot:
     return bot
 
 
-def play_game(state: Any, bots: list[Bot], rng: random.Random) -> Any:
+def play_game(state: S, bots: list[Bot], rng: random.Random) -> S:
     """Play ``state`` to the end with one bot per seat (Q, the solo game's seat 1, never acts)
     and return it. In the draft every seat picks in seat order; the picks stay hidden from the
     other bots because the bots read only what their seat may see."""

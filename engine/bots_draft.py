@@ -15,13 +15,14 @@ little for taking a card the seat it passes to would plant well."""
 from __future__ import annotations
 
 import random
-from typing import Any, cast
+from typing import cast
 
 from .actions import Action, Pick
 from .arboretum import Cell
 from .bots_knowledge import logistic
 from .bots_paths import PathTable
 from .cards import Card
+from .draft import DraftState
 
 EIGHT = -2
 #: How much a card the next seat would use is worth keeping from it.
@@ -29,7 +30,7 @@ DENIAL_WEIGHT = 0.25
 
 
 class DraftPlanner:
-    def __init__(self, state: Any, seat: int) -> None:
+    def __init__(self, state: DraftState, seat: int) -> None:
         self.state = state
         self.seat = seat
         self.species: tuple[str, ...] = tuple(state.species)
@@ -132,8 +133,8 @@ def _shape(table: PathTable, card: Card, cell: Cell) -> float:
     return 0.05 * free + 0.15 * same - (0.3 if card.value == 8 and free == 0 else 0.0)
 
 
-def choose_pick(state: Any, seat: int, rng: random.Random) -> Action:
-    actions: list[Action] = state.legal_actions(seat)
+def choose_pick(state: DraftState, seat: int, rng: random.Random) -> Action:
+    actions = state.legal_actions(seat)
     return DraftPlanner(state, seat).choose(actions)
 
 

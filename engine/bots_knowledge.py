@@ -15,10 +15,9 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
-from typing import Any
-
 from .actions import Discard, Draw, Play
 from .cards import Card
+from .standard import StandardState
 
 #: Stand-in for a card the log cannot name: a 2010 starting discard (dealt face up, but not part
 #: of the log) that someone took before the replay could see it.
@@ -53,7 +52,7 @@ class TurnKnowledge:
     arboretum_cards: set[Card] = field(default_factory=set)
 
 
-def turn_knowledge(state: Any, seat: int) -> TurnKnowledge:
+def turn_knowledge(state: StandardState, seat: int) -> TurnKnowledge:
     """Gather what ``seat`` knows in a standard or solo game (see the module docstring)."""
     seats = state.seats
     hand = list(state.hands[seat])
@@ -83,7 +82,7 @@ def turn_knowledge(state: Any, seat: int) -> TurnKnowledge:
     )
 
 
-def _known_from_log(state: Any, seat: int) -> list[list[Card]]:
+def _known_from_log(state: StandardState, seat: int) -> list[list[Card]]:
     """Replay the public log over the discard piles: a card taken from a face-up pile is known
     to be in the taker's hand until they play or discard it. (Solo: only the player draws, and
     the player's hand is known directly.)"""
@@ -95,10 +94,9 @@ def _known_from_log(state: Any, seat: int) -> list[list[Card]]:
     discarded_to = [0] * len(state.piles)
     drawn_from = [0] * len(state.piles)
     for actor, action in state.history:
-        kind = type(action)
-        if kind is Discard:
+        if isinstance(action, Discard):
             discarded_to[actor] += 1
-        elif kind is Draw and type(action.source) is int:
+        elif isinstance(action, Draw) and type(action.source) is int:
             drawn_from[action.source] += 1
     piles: list[list[Card | None]] = [
         [UNSEEN] * max(0, len(pile) + drawn_from[index] - discarded_to[index])
@@ -106,13 +104,12 @@ def _known_from_log(state: Any, seat: int) -> list[list[Card]]:
     ]
     hands: list[list[Card]] = [[] for _ in range(state.seats)]
     for actor, action in state.history:
-        kind = type(action)
-        if kind is Discard:
+        if isinstance(action, Discard):
             piles[actor].append(action.card)
             _remove(hands[actor], action.card)
-        elif kind is Play:
+        elif isinstance(action, Play):
             _remove(hands[actor], action.card)
-        elif kind is Draw and type(action.source) is int:
+        elif isinstance(action, Draw) and type(action.source) is int:
             pile = piles[action.source]
             card = pile.pop() if pile else UNSEEN
             if card is not UNSEEN and actor != seat:

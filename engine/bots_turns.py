@@ -17,7 +17,7 @@ species and never putting Q's same-species cards on a rising walk keeps Q at zer
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, cast
+from typing import Iterable, cast
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, Play
 from .arboretum import Cell
@@ -25,6 +25,8 @@ from .bots_knowledge import TurnKnowledge, logistic, turn_knowledge
 from .bots_paths import PathTable
 from .cards import Card
 from .errors import NotYourTurnError
+from .standard import StandardState
+from .views import Phase
 
 EIGHT = 2
 #: What an unseen card from the draw pile is worth, in the same units as a discard's value.
@@ -41,7 +43,7 @@ def _by_species(cards: Iterable[Card]) -> dict[str, list[int]]:
 class TurnPlanner:
     """One decision of one seat in a standard or solo game."""
 
-    def __init__(self, state: Any, seat: int) -> None:
+    def __init__(self, state: StandardState, seat: int) -> None:
         self.state = state
         self.seat = seat
         self.solo = state.mode == "solo"
@@ -303,19 +305,19 @@ def _rising_edges(table: PathTable, card: Card, cell: Cell) -> int:
     return count
 
 
-def choose_turn_action(state: Any, seat: int, rng: random.Random) -> Action:
+def choose_turn_action(state: StandardState, seat: int, rng: random.Random) -> Action:
     """The heuristic's action for ``seat`` in a standard or solo game."""
-    actions: list[Action] = state.legal_actions(seat)
+    actions = state.legal_actions(seat)
     if not actions:
         raise NotYourTurnError(f"seat {seat}: it is seat {state.current_player()}'s turn")
     if len(actions) == 1:
         return actions[0]
     planner = TurnPlanner(state, seat)
     phase = state.phase
-    if phase == "play":
+    if phase is Phase.PLAY:
         return planner.choose_play(actions)
-    if phase == "discard":
+    if phase is Phase.DISCARD:
         return planner.choose_discard(actions)
-    if phase == "give":
+    if phase is Phase.GIVE:
         return planner.choose_give(actions)
     return planner.choose_draw(actions)

@@ -23,10 +23,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence, TextIO
 
+from .actions import Play
 from .bots import Bot, make_bot, play_game
+from .draft import DraftState
 from .errors import ArboretumError
-
-MODES = ("standard", "draft", "solo")
+from .game import MODES, State
 PLAYERS = {"standard": (2, 3, 4), "draft": (2, 3, 4), "solo": (1,)}
 Q_NAME = "Q"
 
@@ -196,7 +197,7 @@ def simulate(
     seed: int = 0,
     edition: str = "2018",
     rotate: bool = False,
-    on_game: Callable[[int, Any], None] | None = None,
+    on_game: Callable[[int, State], None] | None = None,
     first_index: int = 0,
 ) -> Summary:
     """Play ``games`` seeded games and summarise them; ``on_game(i, state)`` sees each finished
@@ -241,12 +242,10 @@ def simulate(
     return summary
 
 
-def game_turns(state: Any) -> int:
+def game_turns(state: State) -> int:
     """Turns taken (standard, solo) or picks made (draft) in a finished game."""
-    if state.mode == "draft":
-        return int(state.reveals)
-    from .actions import Play
-
+    if isinstance(state, DraftState):
+        return state.reveals
     return sum(1 for _, action in state.history if type(action) is Play)
 
 
@@ -304,7 +303,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
             return 2
     bar = ProgressBar(args.games, err)
 
-    def on_game(index: int, state: Any) -> None:
+    def on_game(index: int, state: State) -> None:
         if out is not None:
             out.write(json.dumps(state.to_json(), ensure_ascii=False) + "\n")
         bar.update(index + 1)
