@@ -10,7 +10,7 @@ from datetime import date
 from sqlmodel import Session, select
 from werkzeug.security import generate_password_hash
 
-from ..models import Event, Organizer, Player
+from ..models import EntryMode, Event, Organizer, Player
 from . import accounts, events, results, rounds
 
 DEMO_ACCOUNT = "demo"
@@ -58,13 +58,13 @@ def ensure_demo(session: Session) -> str:
     assert first.id is not None
     tables = rounds.tables_of(session, first.id)
     for view, pads, counts in zip(tables, DEMO_SCOREPADS, DEMO_SPECIES_COUNTS):
-        form = {"mode": "scorepad"}
-        for seat_view, pad, count in zip(view.seats, pads, counts):
-            for index, value in enumerate(pad[: len(view.table.species)]):
-                form[f"pad_{seat_view.seat.id}_{index}"] = str(value)
-            form[f"species_{seat_view.seat.id}"] = str(count)
-        submission = results.parse_scorepad(view, first.format, form)
-        results.save_result(session, event, first, view, submission, 0, DEMO_ACCOUNT)
+        entries = []
+        for seat_view, pad, count in zip(view.seats, pads, counts, strict=True):
+            assert seat_view.seat.player_id is not None
+            scorepad = dict(zip(view.table.species, pad, strict=False))  # the pads list 10, a table plays fewer
+            entries.append(results.SeatEntry(seat_view.seat.player_id, sum(scorepad.values()), count, scorepad))
+        # save_result checks the figures as the scorepad form would
+        results.save_result(session, event, first, view, results.Submission(EntryMode.SCOREPAD, entries), 0, DEMO_ACCOUNT)
     # Table 1 confirmed by its players, table 2 waiting for confirmation, table 3 still playing.
     view = rounds.tables_of(session, first.id)[0]
     assert view.result is not None

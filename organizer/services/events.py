@@ -75,78 +75,94 @@ def round_count_from(form: Mapping[str, Any]) -> int:
         return 3
 
 
-def parse_event_form(form: Mapping[str, Any]) -> EventInput:
-    """Check every field and return the event's data, or raise InputError with a message per
-    field. ``form`` maps names to strings, except ``entry_modes`` which is a list."""
+def check_event(data: EventInput) -> EventInput:
+    """The one check of an event's settings, on typed values (the event form and the JSON import
+    both come here): the settings cleaned up (spaces in the name folded, entry modes in the
+    usual order), or InputError with a message per form field."""
     errors: dict[str, str] = {}
-    name = " ".join(str(form.get("name", "")).split())
+    name = " ".join(data.name.split())
     if not name:
         errors["name"] = "Give the event a name."
     elif len(name) > 120:
         errors["name"] = "Keep the name to 120 characters or fewer."
+    if data.edition not in EDITIONS:
+        errors["edition"] = "Choose the 2018 or the 2010 edition."
+    if not 1 <= len(data.round_formats) <= MAX_ROUNDS:
+        errors["rounds"] = f"Enter a whole number of rounds from 1 to {MAX_ROUNDS}."
+    for number, fmt in enumerate(data.round_formats, start=1):
+        if fmt not in ROUND_FORMATS:
+            errors[f"format_{number}"] = "Choose standard game or draft."
+    if data.preferred_table_size not in TABLE_SIZES:
+        errors["preferred_table_size"] = "Tables seat 4, 3 or 2 players: choose one of these."
+    if data.point_scheme not in POINT_SCHEMES:
+        errors["point_scheme"] = "Choose one of the listed tournament-point schemes."
+    if sorted(data.tiebreak_order) != sorted(TIEBREAKS):
+        errors["tiebreak_order"] = "Use each tie-break exactly once."
+    if not data.entry_modes:
+        errors["entry_modes"] = "Allow at least one way of entering results."
+    elif any(mode not in ENTRY_MODES for mode in data.entry_modes):
+        errors["entry_modes"] = "Unknown result-entry mode."
+    timer = data.pick_timer_seconds
+    if timer is not None and not 10 <= timer <= 600:
+        errors["pick_timer_seconds"] = _TIMER_MESSAGE
+    if errors:
+        raise InputError(errors)
+    modes = [str(mode) for mode in ENTRY_MODES if mode in data.entry_modes]
+    return EventInput(name, data.date, data.edition, list(data.round_formats), data.preferred_table_size,
+                      data.point_scheme, list(data.tiebreak_order), modes, timer)
 
+
+_TIMER_MESSAGE = "Leave empty for no timer, or enter 10 to 600 seconds."
+
+
+def parse_event_form(form: Mapping[str, Any]) -> EventInput:
+    """The event form's fields as checked settings, or InputError with a message per field.
+    ``form`` maps names to strings, except ``entry_modes`` which is a list. Text that is no date
+    or number is refused here; everything else by :func:`check_event`."""
+    errors: dict[str, str] = {}
     event_date = date.today()
     try:
         event_date = date.fromisoformat(str(form.get("date", "")).strip())
     except ValueError:
         errors["date"] = "Enter the date as YYYY-MM-DD."
 
-    edition = str(form.get("edition", ""))
-    if edition not in EDITIONS:
-        errors["edition"] = "Choose the 2018 or the 2010 edition."
-
     rounds = 0
     try:
         rounds = int(str(form.get("rounds", "")).strip())
-        if not 1 <= rounds <= MAX_ROUNDS:
-            raise ValueError
     except ValueError:
         errors["rounds"] = f"Enter a whole number of rounds from 1 to {MAX_ROUNDS}."
-        rounds = 0
-    formats: list[str] = []
-    for number in range(1, rounds + 1):
-        fmt = str(form.get(f"format_{number}", "standard") or "standard")
-        if fmt not in ROUND_FORMATS:
-            errors[f"format_{number}"] = "Choose standard game or draft."
-        formats.append(fmt)
+    formats = [str(form.get(f"format_{number}", "standard") or "standard")
+               for number in range(1, min(rounds, MAX_ROUNDS + 1) + 1)] if rounds > 0 else []
+    if rounds > MAX_ROUNDS:
+        formats.append("standard")  # one too many, so the check names the count
 
     size = 0
     try:
         size = int(str(form.get("preferred_table_size", "")))
-        if size not in TABLE_SIZES:
-            raise ValueError
     except ValueError:
-        errors["preferred_table_size"] = "Tables seat 4, 3 or 2 players: choose one of these."
-
-    scheme = str(form.get("point_scheme", DEFAULT_POINT_SCHEME))
-    if scheme not in POINT_SCHEMES:
-        errors["point_scheme"] = "Choose one of the listed tournament-point schemes."
-
-    order = [str(form.get(f"tiebreak_{place}", "")) for place in range(1, len(TIEBREAKS) + 1)]
-    if sorted(order) != sorted(TIEBREAKS):
-        errors["tiebreak_order"] = "Use each tie-break exactly once."
+        pass  # 0 is no table size: the check names it
 
     raw_modes = form.get("entry_modes", [])
-    modes = [raw_modes] if isinstance(raw_modes, str) else list(raw_modes)
-    if not modes:
-        errors["entry_modes"] = "Allow at least one way of entering results."
-    elif any(mode not in ENTRY_MODES for mode in modes):
-        errors["entry_modes"] = "Unknown result-entry mode."
-    modes = [mode for mode in ENTRY_MODES if mode in modes]
+    modes = [raw_modes] if isinstance(raw_modes, str) else [str(mode) for mode in raw_modes]
 
     timer: int | None = None
     raw_timer = str(form.get("pick_timer_seconds", "") or "").strip()
     if raw_timer:
         try:
             timer = int(raw_timer)
-            if not 10 <= timer <= 600:
-                raise ValueError
         except ValueError:
-            errors["pick_timer_seconds"] = "Leave empty for no timer, or enter 10 to 600 seconds."
+            errors["pick_timer_seconds"] = _TIMER_MESSAGE
 
+    data = EventInput(str(form.get("name", "")), event_date, str(form.get("edition", "")), formats, size,
+                      str(form.get("point_scheme", DEFAULT_POINT_SCHEME)),
+                      [str(form.get(f"tiebreak_{place}", "")) for place in range(1, len(TIEBREAKS) + 1)], modes, timer)
+    try:
+        checked = check_event(data)
+    except InputError as bad:
+        errors = {**bad.errors, **errors}
     if errors:
         raise InputError(errors)
-    return EventInput(name, event_date, edition, formats, size, scheme, order, modes, timer)
+    return checked
 
 
 def _snapshot(event: Event) -> dict[str, Any]:

@@ -12,9 +12,15 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ..models import (AuditEntry, Confirmation, Event, GameTable, Organizer, Player, Result, Round, Seat,
-                      utcnow)
+from engine import Edition, edition_species
+
+from ..models import (AuditEntry, Confirmation, EntryMode, Event, GameTable, Organizer, Player, Result, ResultStatus,
+                      Round, RoundFormat, RoundStatus, Seat, utcnow)
 from . import events as event_service
+from . import players as player_service
+from . import results
+from .events import EventInput
+from .players import PlayerInput
 from .errors import InputError
 from .rounds import event_rounds, tables_of
 from .event_standings import standings_view
@@ -108,20 +114,83 @@ def import_event(session: Session, data: Any, organizer_id: int | None) -> Event
         raise InputError({"file": f"The export is damaged or incomplete ({type(bad).__name__}: {bad})."}) from None
 
 
+def _refused(where: str, problems: dict[str, str]) -> InputError:
+    """A problem of the file named by its place in it, as the forms' checks word it."""
+    return InputError({"file": f"{where}: " + " ".join(problems.values())})
+
+
+def _whole(value: Any) -> int:
+    """A number the export must hold as a JSON integer (true and 3.5 are not)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not text")
+    return value
+
+
+def _event_settings(settings: dict[str, Any]) -> EventInput:
+    timer = settings.get("pick_timer_seconds")
+    data = EventInput(name=_text(settings["name"]), date=date.fromisoformat(settings["date"]),
+                      edition=_text(settings["edition"]), round_formats=[_text(f) for f in settings["round_formats"]],
+                      preferred_table_size=_whole(settings["preferred_table_size"]),
+                      point_scheme=_text(settings["point_scheme"]),
+                      tiebreak_order=[_text(t) for t in settings["tiebreak_order"]],
+                      entry_modes=[_text(m) for m in settings["entry_modes"]],
+                      pick_timer_seconds=None if timer is None else _whole(timer))
+    try:
+        return event_service.check_event(data)  # the event form's checks
+    except InputError as bad:
+        raise _refused("The event's settings", bad.errors) from None
+
+
+def _player(place: int, entry: dict[str, Any]) -> PlayerInput:
+    data = player_service.player_input(_text(entry["name"]), _text(entry["club"]), _text(entry["email"]))
+    problems = player_service.player_problems(data)  # the player form's checks
+    fixed = entry["fixed_table"]
+    if fixed is not None and not 1 <= _whole(fixed) <= player_service.MAX_TABLE_NUMBER:
+        problems["fixed_table"] = f"A fixed table is 1 to {player_service.MAX_TABLE_NUMBER}."
+    if _whole(entry["joined_round"]) < 1:
+        problems["joined_round"] = "A player joins in round 1 or later."
+    if problems:
+        raise _refused(f"Player {place} ({data.name or 'no name'})", problems)
+    return data
+
+
+def _check_table(event: EventInput, rnd: Round, table_number: int, species: list[str]) -> None:
+    known = set(edition_species(Edition.parse(event.edition)))
+    unknown = [name for name in species if name not in known]
+    if unknown:
+        raise InputError({"file": f"Round {rnd.number}, table {table_number}: {unknown[0]!r} is not a species "
+                                  f"of the {event.edition} edition."})
+
+
+def _check_result(rnd: Round, table: GameTable, result_data: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+    """A stored result gets the result form's checks (figures in range, scorepads that add up)."""
+    where = f"Round {rnd.number}, table {table.number}"
+    mode = _text(result_data["entry_mode"])
+    if mode not in set(EntryMode):
+        raise InputError({"file": f"{where}: unknown entry mode {mode!r}."})
+    if _text(result_data["status"]) not in set(ResultStatus):
+        raise InputError({"file": f"{where}: unknown result status {result_data['status']!r}."})
+    entries = [results.SeatEntry(int(seat["player_id"]), _whole(seat["points"]), _whole(seat["species_count"]),
+                                 {_text(k): _whole(v) for k, v in seat["scorepad"].items()}
+                                 if seat.get("scorepad") is not None else None,
+                                 _whole(seat.get("bonus", 0)))
+               for seat in seats]
+    submission = results.Submission(mode, entries)
+    for place, problems in enumerate(results.submission_problems(submission, table.species, rnd.format), start=1):
+        if problems:
+            raise _refused(f"{where}, seat {place}", problems)
+
+
 def _import(session: Session, data: dict[str, Any], organizer_id: int | None) -> Event:
     settings = data["event"]
-    form: dict[str, Any] = {
-        "name": settings["name"], "date": settings["date"], "edition": settings["edition"],
-        "rounds": str(len(settings["round_formats"])), "preferred_table_size": str(settings["preferred_table_size"]),
-        "point_scheme": settings["point_scheme"], "entry_modes": list(settings["entry_modes"]),
-        "pick_timer_seconds": "" if settings.get("pick_timer_seconds") is None else str(settings["pick_timer_seconds"]),
-    }
-    for number, fmt in enumerate(settings["round_formats"], start=1):
-        form[f"format_{number}"] = fmt
-    for place, key in enumerate(settings["tiebreak_order"], start=1):
-        form[f"tiebreak_{place}"] = key
-    checked = event_service.parse_event_form(form)  # the same checks as the event form
-    event = Event(name=checked.name, date=date.fromisoformat(settings["date"]), edition=checked.edition,
+    checked = _event_settings(settings)
+    event = Event(name=checked.name, date=checked.date, edition=checked.edition,
                   round_formats=checked.round_formats, preferred_table_size=checked.preferred_table_size,
                   point_scheme=checked.point_scheme, tiebreak_order=checked.tiebreak_order,
                   entry_modes=checked.entry_modes, pick_timer_seconds=checked.pick_timer_seconds,
@@ -130,12 +199,13 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None) ->
     session.add(event)
     session.flush()
     assert event.id is not None
-    from .players import name_key
+    name_key = player_service.name_key
 
     ids: dict[str, int] = {}
-    for entry in data["players"]:
-        player = Player(event_id=event.id, name=entry["name"], name_key=name_key(entry["name"]), club=entry["club"],
-                        email=entry["email"], checked_in=bool(entry["checked_in"]), dropped=bool(entry["dropped"]),
+    for place, entry in enumerate(data["players"], start=1):
+        details = _player(place, entry)
+        player = Player(event_id=event.id, name=details.name, name_key=name_key(details.name), club=details.club,
+                        email=details.email, checked_in=bool(entry["checked_in"]), dropped=bool(entry["dropped"]),
                         dropped_after_round=entry["dropped_after_round"], fixed_table=entry["fixed_table"],
                         joined_round=int(entry["joined_round"]), created_at=_parse_time(entry.get("created_at")) or utcnow())
         if player.name_key in {name_key(n) for n in ids}:
@@ -143,10 +213,14 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None) ->
         session.add(player)
         session.flush()
         assert player.id is not None
-        ids[player.name] = player.id
+        ids[_text(entry["name"])] = player.id
+        ids.setdefault(player.name, player.id)
     organizers = {o.name: o.id for o in session.exec(select(Organizer)).all()}
     table_ids: dict[tuple[int, int], int] = {}
     for rnd_data in data["rounds"]:
+        if rnd_data["format"] not in set(RoundFormat) or rnd_data["status"] not in set(RoundStatus):
+            raise InputError({"file": f"Round {rnd_data['number']}: unknown format {rnd_data['format']!r} "
+                                      f"or status {rnd_data['status']!r}."})
         rnd = Round(event_id=event.id, number=int(rnd_data["number"]), format=rnd_data["format"], status=rnd_data["status"],
                     seed=int(rnd_data["seed"]), duration_minutes=rnd_data["duration_minutes"],
                     clock_started_at=_parse_time(rnd_data["clock_started_at"]),
@@ -156,6 +230,7 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None) ->
         session.flush()
         assert rnd.id is not None
         for table_data in rnd_data["tables"]:
+            _check_table(checked, rnd, int(table_data["number"]), list(table_data["species"]))
             table = GameTable(round_id=rnd.id, number=int(table_data["number"]), species=list(table_data["species"]),
                               digital=bool(table_data["digital"]), game=table_data["game"],
                               action_log=list(table_data["action_log"]), log_version=int(table_data["log_version"]))
@@ -181,6 +256,7 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None) ->
             for seat_result in result_data["seats"]:
                 values = {k: v for k, v in seat_result.items() if k != "player"}
                 seats.append({"player_id": ids[seat_result["player"]], **values})
+            _check_result(rnd, table, result_data, seats)
             result = Result(table_id=table.id, entry_mode=result_data["entry_mode"], seats=seats,
                             score_case=result_data["score_case"], score_output=result_data["score_output"],
                             status=result_data["status"], dispute_note=result_data["dispute_note"],

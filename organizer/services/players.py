@@ -32,18 +32,29 @@ class PlayerInput:
     email: str = ""
 
 
-def check_fields(name: str, club: str, email: str) -> tuple[PlayerInput, dict[str, str]]:
-    name, club, email = " ".join(name.split()), " ".join(club.split()), email.strip()
+def player_problems(data: PlayerInput) -> dict[str, str]:
+    """The one check of a player's details, on typed values (the player form, the CSV import and
+    the event import all come here): field → message, empty when they are right."""
     errors: dict[str, str] = {}
-    if not name:
+    if not data.name:
         errors["name"] = "Enter the player's name."
-    elif len(name) > MAX_NAME:
+    elif len(data.name) > MAX_NAME:
         errors["name"] = f"Keep the name to {MAX_NAME} characters or fewer."
-    if len(club) > MAX_CLUB:
+    if len(data.club) > MAX_CLUB:
         errors["club"] = f"Keep the club to {MAX_CLUB} characters or fewer."
-    if email and (len(email) > 254 or not _EMAIL.match(email)):
-        errors["email"] = f"{email!r} is not an e-mail address."
-    return PlayerInput(name, club, email), errors
+    if data.email and (len(data.email) > 254 or not _EMAIL.match(data.email)):
+        errors["email"] = f"{data.email!r} is not an e-mail address."
+    return errors
+
+
+def player_input(name: str, club: str, email: str) -> PlayerInput:
+    """Typed details as a person types them: runs of spaces folded, the e-mail trimmed."""
+    return PlayerInput(" ".join(name.split()), " ".join(club.split()), email.strip())
+
+
+def check_fields(name: str, club: str, email: str) -> tuple[PlayerInput, dict[str, str]]:
+    data = player_input(name, club, email)
+    return data, player_problems(data)
 
 
 def list_players(session: Session, event_id: int) -> Sequence[Player]:

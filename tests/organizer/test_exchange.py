@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import zipfile
@@ -77,3 +78,44 @@ def test_csv_export(app: Flask, session: Session) -> None:
     assert sum(r["start_player"] == "True" for r in results) == 3
     standings = list(csv.DictReader(io.StringIO(archive.read("standings.csv").decode())))
     assert standings[0]["rank"] == "1" and len(standings) == 12
+
+
+def _changed(data: dict, path: tuple, value: object) -> bytes:
+    """A copy of the export with the item at ``path`` (keys and indexes) replaced."""
+    copy = json.loads(json.dumps(data))
+    target = copy
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    return json.dumps(copy).encode()
+
+
+def test_import_refuses_what_the_forms_refuse_naming_the_item(app: Flask, session: Session) -> None:
+    client, event = demo(app, session)
+    data = json.loads(client.get(f"/events/{event.id}/export.json").text)
+    seat = ("rounds", 0, "tables", 0, "result", "seats", 1)
+    cases = [
+        (("players", 2, "name"), "   ", "Player 3 (no name): Enter the player's name."),
+        (("players", 4, "name"), "x" * 81, "Player 5 (" + "x" * 81 + "): Keep the name to 80 characters"),
+        (("players", 0, "email"), "ada at home", "Player 1 (Ada Moss): 'ada at home' is not an e-mail address."),
+        (("event", "name"), "", "The event's settings: Give the event a name."),
+        (("event", "pick_timer_seconds"), 5, "The event's settings: Leave empty for no timer"),
+        ((*seat, "species_count"), -1, "Round 1, table 1, seat 2: Species in the arboretum: a whole number from 0"),
+        ((*seat, "points"), -4, "Round 1, table 1, seat 2: Points: the total must be the scorepad's sum"),
+        ((*seat, "scorepad", data["rounds"][0]["tables"][0]["species"][0]), 1,
+         f"Round 1, table 1, seat 2: {data['rounds'][0]['tables'][0]['species'][0]}: 0, or 2 to 19"),
+        (("rounds", 0, "tables", 2, "species", 0), "Banana", "Round 1, table 3: 'Banana' is not a species"),
+    ]
+    for path, value, message in cases:
+        response = client.post("/events/import", data={"file": (io.BytesIO(_changed(data, path, value)), "x.json")},
+                               content_type="multipart/form-data")
+        assert response.status_code == 422, message
+        assert message in html.unescape(response.text), message
+    assert len(session.exec(select(Event)).all()) == 1
+
+
+def test_the_player_form_refuses_the_same_e_mail(app: Flask, session: Session) -> None:
+    client, event = demo(app, session)
+    response = client.post(f"/events/{event.id}/players", data={"name": "Zed", "club": "", "email": "ada at home"})
+    assert response.status_code == 422
+    assert "'ada at home' is not an e-mail address." in html.unescape(response.text)
