@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from ..models import AuditEntry, Event, GameTable, Player, Round, Seat
+from ..models import PLAYED_STATUSES, AuditEntry, Event, GameTable, Player, Round, Seat
 from .errors import InputError
 
 MAX_NAME = 80
@@ -75,7 +75,7 @@ def _existing_keys(session: Session, event_id: int) -> dict[str, str]:
 def started_rounds(session: Session, event_id: int) -> int:
     """How many rounds have been published: a player added now joins the round after them."""
     number = session.exec(select(func.max(Round.number)).where(
-        Round.event_id == event_id, col(Round.status).in_(("published", "finished")))).one()
+        Round.event_id == event_id, col(Round.status).in_(PLAYED_STATUSES))).one()
     return int(number or 0)
 
 
