@@ -5,8 +5,8 @@ OpenSpiel's observer idea: :meth:`engine.game.State.view` gives one seat (or a s
 built from it cannot show another seat's hand or hidden pick. The other accessors of a state
 return the small public records here too: :class:`Progress` for an overview,
 :class:`PublicMove` for "what happened last", :class:`FaceUpHand` for the replay of a finished
-game. ``to_json()`` gives the JSON form (the view's keys are documented in
-``docs/decisions.md``, "Engine: games")."""
+game. ``SeatView.to_json()`` gives the view as JSON-able data (cards as text, cells as
+[x, y]), the dict ``view()`` returned before it was typed."""
 
 from __future__ import annotations
 
