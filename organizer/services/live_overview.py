@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
-
 from sqlmodel import Session
+
+from engine import Progress
 
 from ..models import Event, Round
 from .live_tables import TableGame, start_round
@@ -34,17 +34,17 @@ class TableProgress:
     version: int
 
 
-def _progress(state: Any) -> tuple[str, str]:
-    if state.mode == "draft":
-        if state.is_terminal():
-            return f"finished after {state.rounds} rounds", "0 cards in hands"
-        left = sum(len(hand) for hand in state.hands)
-        return (f"round {state.round + 1} of {state.rounds}, pick {state.pick + 1} of 7",
-                f"{left} cards in hands, {len(state.deck)} undealt")
-    if state.is_terminal():
-        return f"finished after {state.turn} turns", "draw pile empty"
-    return f"turn {state.turn}, {state.names[state.seat]} {state.phase.replace('1', ' (first card)').replace('2', ' (second card)')}", \
-        f"{len(state.deck)} cards in the draw pile"
+def describe_progress(progress: Progress) -> tuple[str, str]:
+    """How far a table has come, and the cards left, in words."""
+    p = progress
+    if p.mode == "draft":
+        if p.finished:
+            return f"finished after {p.rounds} rounds", "0 cards in hands"
+        return (f"round {p.round} of {p.rounds}, pick {p.pick} of {p.picks_per_round}",
+                f"{p.cards_in_hands} cards in hands, {p.draw_pile} undealt")
+    if p.finished:
+        return f"finished after {p.turn} turns", "draw pile empty"
+    return f"turn {p.turn}, {p.actor_name} {p.phase_text}", f"{p.draw_pile} cards in the draw pile"
 
 
 def overview(session: Session, event: Event, rnd: Round, now: float | None = None) -> list[TableProgress]:
@@ -64,8 +64,10 @@ def overview(session: Session, event: Event, rnd: Round, now: float | None = Non
         replayed = TableGame(event, rnd, view).settle(session)
         state = replayed.state
         names = list(state.names)
+        progress = state.progress()
         awaited = [AwaitedSeat(s, names[s], max(0.0, now - replayed.since), view.seats[s].seat.is_bot)
-                   for s in state.awaited_seats()]
-        progress, left = _progress(state)
-        rows.append(TableProgress(view, True, state.mode, progress, left, awaited, state.is_terminal(), replayed.version))
+                   for s in progress.awaiting]
+        described, left = describe_progress(progress)
+        rows.append(TableProgress(view, True, progress.mode, described, left, awaited, progress.finished,
+                                  replayed.version))
     return rows

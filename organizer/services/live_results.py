@@ -3,14 +3,9 @@ result through the results service."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlmodel import Session, select
 
-from engine import ScoreCase
-from engine.scoring import Seat as ScoringSeat
-
-from ..models import Event, Result, Round
+from ..models import EntryMode, Event, Result, Round, RoundStatus
 from . import live_log
 from . import results as results_service
 from .errors import InputError
@@ -19,32 +14,24 @@ from .rounds import TableView
 ACTOR = "live table"
 
 
-def score_case_of(replayed: live_log.Replayed) -> ScoreCase:
-    state: Any = replayed.state
-    game = state.game
-    hands = state.hands if game.mode == "standard" else [[] for _ in range(state.seats)]
-    seats = tuple(ScoringSeat(name, arb, tuple(hand)) for name, arb, hand in zip(state.names, state.arboretums, hands))
-    return ScoreCase(game.rules, tuple(state.species), seats, game.rounds if game.mode == "draft" else None)
-
-
 def record_result(session: Session, event: Event, rnd: Round, view: TableView, replayed: live_log.Replayed) -> None:
     """Store the engine's score as the table's confirmed result, once (a second process doing
     the same at the same instant is refused by the results service and changes nothing)."""
     table = view.table
-    if rnd.status != "published":
+    if rnd.status != RoundStatus.PUBLISHED:
         return
     if session.exec(select(Result).where(Result.table_id == table.id)).first() is not None:
         return  # recorded already, or typed in by hand: that stands; the TO sees both on the table page
     outcome = replayed.state.outcome()
-    assert outcome is not None
-    case = score_case_of(replayed)
+    case = replayed.state.score_case()
+    assert outcome is not None and case is not None
     entries = []
-    for seat_view, player in zip(view.seats, outcome.players):
+    for seat_view, player in zip(view.seats, outcome.players, strict=True):
         entries.append(results_service.SeatEntry(
             seat_view.seat.player_id,  # type: ignore[arg-type]  # None for a bot in an empty seat
             player.total, player.species_in_arboretum,
             {name: s.points for name, s in player.species.items()}, player.bonus))
-    submission = results_service.Submission("digital", entries, score_case=case.to_json(),
+    submission = results_service.Submission(EntryMode.DIGITAL, entries, score_case=case.to_json(),
                                             score_output=outcome.to_json())
     try:
         result = results_service.save_result(session, event, rnd, view, submission, 0, ACTOR)

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ..models import Event, GameTable, Player, Result, Round, Seat
+from ..models import Event, GameTable, Player, Result, Round, RoundStatus, Seat
 from . import live_log
 from .live_tables import TableGame, start_table
 from .rounds import SeatView, TableView
@@ -36,7 +36,7 @@ class SeatContext:
 
 def reachable() -> Any:
     """The SQL condition on a seat's table and round for its token to open it."""
-    return col(GameTable.digital) & (col(Round.status) != "proposed")
+    return col(GameTable.digital) & (col(Round.status) != RoundStatus.PROPOSED)
 
 
 #: how long a seat's screen may reuse what it read about the seat, table, round and event (the

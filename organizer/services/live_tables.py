@@ -16,7 +16,7 @@ from sqlmodel import Session, col
 
 from engine import Edition, Game, GameSetupError
 
-from ..models import AuditEntry, Event, GameTable, Round
+from ..models import AuditEntry, Event, GameTable, Round, RoundFormat, RoundStatus
 from . import live_log
 from .errors import InputError
 from .live_games import LiveGame
@@ -46,7 +46,7 @@ def seat_names(view: TableView) -> list[str]:
 
 
 def build_game(event: Event, rnd: Round, view: TableView) -> Game:
-    mode = "draft" if rnd.format == "draft" else "standard"
+    mode = "draft" if rnd.format == RoundFormat.DRAFT else "standard"
     try:
         return Game(mode=mode, players=len(view.seats), seed=live_seed(rnd.seed, view.table.number),
                     edition=Edition.parse(event.edition), species=tuple(view.table.species),
@@ -82,14 +82,14 @@ class TableGame(LiveGame):
         self.view = view
 
     def refusal(self, seat: int) -> str | None:
-        if self.round.status != "published":
+        if self.round.status != RoundStatus.PUBLISHED:
             return f"Round {self.round.number} is {self.round.status}; the game can no longer change."
         if self.players[seat] is not None:
             return "A bot plays this seat now; ask the organizer to give it back to you."
         return None
 
     def open_for_play(self) -> bool:
-        return self.round.status == "published"
+        return self.round.status == RoundStatus.PUBLISHED
 
     def on_finish(self, session: Session, replayed: live_log.Replayed) -> None:
         record_result(session, self.event, self.round, self.view, replayed)
@@ -116,7 +116,7 @@ def start_table(session: Session, event: Event, rnd: Round, view: TableView) -> 
         return table
     if not table.digital:
         raise InputError({"": f"Table {table.number} is played on paper."})
-    if rnd.status != "published":
+    if rnd.status != RoundStatus.PUBLISHED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}: live tables start when it is published."})
     if any(s.player is None and not s.seat.is_bot for s in view.seats):
         raise InputError({"": f"Table {table.number} has an empty seat: put a bot in it first."})
@@ -134,7 +134,7 @@ def start_table(session: Session, event: Event, rnd: Round, view: TableView) -> 
 def start_round(session: Session, event: Event, rnd: Round) -> None:
     """Start every digital table of a published round that has not started."""
     assert rnd.id is not None
-    if rnd.status != "published":
+    if rnd.status != RoundStatus.PUBLISHED:
         return
     for view in tables_of(session, rnd.id):
         if view.table.digital and view.table.log_version == 0:
@@ -151,7 +151,7 @@ def make_digital(session: Session, event: Event, rnd: Round, view: TableView, ac
         return
     if view.result is not None:
         raise InputError({"": f"Table {table.number} already has a result; it stays on paper."})
-    if rnd.status == "finished":
+    if rnd.status == RoundStatus.FINISHED:
         raise InputError({"": f"Round {rnd.number} is finished."})
     build_game(event, rnd, view)  # refuses a table the engine cannot play, before changing anything
     table.digital = True
@@ -160,7 +160,7 @@ def make_digital(session: Session, event: Event, rnd: Round, view: TableView, ac
     session.add(AuditEntry(event_id=event.id, table_id=table.id, actor=actor, action="live.made_digital",
                            new={"table": table.number}))
     session.commit()
-    if rnd.status == "published":
+    if rnd.status == RoundStatus.PUBLISHED:
         start_table(session, event, rnd, view)
 
 
@@ -171,7 +171,7 @@ def set_bot(session: Session, event: Event, rnd: Round, view: TableView, positio
     seat_view = next((s for s in view.seats if s.seat.position == position), None)
     if seat_view is None:
         raise InputError({"": f"Table {view.table.number} has no seat {position + 1}."})
-    if rnd.status != "published":
+    if rnd.status != RoundStatus.PUBLISHED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}; bots sit in only while it is published."})
     if not bot and seat_view.player is None:
         raise InputError({"": "This seat has no player to give it back to; the bot stays."})
