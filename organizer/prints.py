@@ -74,12 +74,6 @@ def seat_url(token: str) -> str:
         return f"{request.url_root}play/{token}"
 
 
-@bp.app_template_global("played_rounds_of")
-def played_rounds_of(event: Event) -> list[int]:
-    """For the "standings after round N" choice on the standings page."""
-    return service.played_rounds(get_session(), event)
-
-
 @bp.get("/events/<int:event_id>/rounds/<int:number>/pack.pdf")
 @login_required
 def round_pack_pdf(event_id: int, number: int) -> Any:
