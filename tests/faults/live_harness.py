@@ -15,8 +15,7 @@ from sqlmodel import Session, select
 from engine import State
 from organizer.db import make_engine, upgrade_database
 from organizer.models import GameTable, Round
-from organizer.services import live_tables
-from organizer.services import live_log
+from organizer.services import live_log, live_tables
 from organizer.services import rounds as round_service
 from tests.faults.harness import Client, Reply
 from tests.organizer.test_live_support import cards_mentioned, form_of, hidden_from, live_round

@@ -22,8 +22,7 @@ from engine import Discard, Draw, Edition, Give, Pick, Play, State, edition_spec
 from engine.games import Action
 from organizer.models import Event, GameTable, Round
 from organizer.services import events as event_service
-from organizer.services import live_tables
-from organizer.services import live_log
+from organizer.services import live_log, live_tables
 from organizer.services import rounds as round_service
 
 from .conftest import HX, add_players, make_app
