@@ -66,7 +66,8 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         status = error.code or 500
-        message = MESSAGES.get(status, error.description or "Request refused.")
+        # An exception that words its own message for the user (security.NulInRequest) keeps it.
+        message = getattr(error, "user_message", None) or MESSAGES.get(status, error.description or "Request refused.")
         return _error_response(status, message)
 
     @app.errorhandler(OperationalError)

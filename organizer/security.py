@@ -3,7 +3,8 @@ live tables' fast poll (:mod:`.live_fastpoll`), which answers before Flask does.
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
+from werkzeug.exceptions import BadRequest
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -37,8 +38,30 @@ def security_headers(https: bool, html: bool) -> list[tuple[str, str]]:
     return headers
 
 
+class NulInRequest(BadRequest):
+    """A NUL character in the address or a form field. No text the app stores may hold one
+    (PostgreSQL refuses it outright), so the request is refused before any view reads it."""
+
+    description = ("The request contains a NUL character (\\0), which no field accepts. "
+                   "Remove it and send the form again.")
+    #: shown as is by the error page (see errors.py)
+    user_message = description
+
+
+def refuse_nul() -> None:
+    """Refuse a NUL anywhere in the path, the query or the form fields (names and values).
+    Uploaded files are read by their services, which refuse it in any text they keep."""
+    fields = [request.path, *request.args.keys(), *request.args.values()]
+    if request.method in ("POST", "PUT", "PATCH") and request.mimetype in (
+            "application/x-www-form-urlencoded", "multipart/form-data"):
+        fields += [*request.form.keys(), *request.form.values()]
+    if any("\x00" in field for field in fields):
+        raise NulInRequest()
+
+
 def init_app(app: Flask) -> None:
     https = bool(app.config["HTTPS"])
+    app.before_request(refuse_nul)
 
     @app.after_request
     def add_headers(response: Response) -> Response:

@@ -8,9 +8,11 @@ from sqlmodel import Session, func, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..models import Organizer, SignInAttempt, utcnow
+from . import text
 from .errors import InputError
 
 MIN_PASSWORD_LENGTH = 8
+MAX_NAME = 80
 #: werkzeug's default (scrypt); the test suite swaps in a cheaper one to stay fast
 HASH_METHOD = "scrypt"
 _dummy_hashes: dict[str, str] = {}
@@ -33,13 +35,12 @@ def organizer_count(session: Session) -> int:
 
 def validate_new_account(session: Session, name: str, password: str, confirm: str | None = None,
                          min_length: int = MIN_PASSWORD_LENGTH) -> str:
-    name = " ".join(name.split())
+    name = text.clean_name(name)
     errors: dict[str, str] = {}
-    if not name:
-        errors["name"] = "Enter a name to sign in with."
-    elif len(name) > 80:
-        errors["name"] = "Keep the name to 80 characters or fewer."
-    elif session.exec(select(Organizer).where(func.lower(Organizer.name) == name.lower())).first():
+    problem = text.name_problem(name, MAX_NAME, "Enter a name to sign in with.")
+    if problem is not None:
+        errors["name"] = problem
+    elif any(text.name_key(other) == text.name_key(name) for other in session.exec(select(Organizer.name)).all()):
         errors["name"] = f"An organizer called {name!r} already exists."
     if len(password) < min_length:
         errors["password"] = f"Use a password of at least {min_length} characters."
@@ -84,7 +85,7 @@ def authenticate(session: Session, name: str, password: str, client: str,
     """The organizer for these credentials. After ``max_failures`` failed attempts within the
     window for one account name, or four times as many from one client address, every attempt
     is refused until the window has passed, even with the right password."""
-    name = " ".join(name.split())
+    name = text.clean_name(name)
     window = timedelta(minutes=window_minutes)
     by_client, by_name = recent_failures(session, client, name, window)
     if by_name >= max_failures or by_client >= 4 * max_failures:

@@ -11,9 +11,11 @@ from sqlmodel import Session, col, func, select
 
 from ..models import EDITIONS, ENTRY_MODES, ROUND_FORMATS, TABLE_SIZES, AuditEntry, Event, Round, utcnow
 from . import standings
+from . import text
 from .errors import InputError
 
 MAX_ROUNDS = 20
+MAX_NAME = 120
 
 #: key → what the app shows; the default scheme ("beaten") is the issue's
 POINT_SCHEMES: dict[str, str] = {key: scheme.description for key, scheme in standings.SCHEMES.items()}
@@ -80,11 +82,10 @@ def check_event(data: EventInput) -> EventInput:
     both come here): the settings cleaned up (spaces in the name folded, entry modes in the
     usual order), or InputError with a message per form field."""
     errors: dict[str, str] = {}
-    name = " ".join(data.name.split())
-    if not name:
-        errors["name"] = "Give the event a name."
-    elif len(name) > 120:
-        errors["name"] = "Keep the name to 120 characters or fewer."
+    name = text.clean_name(data.name)
+    name_problem = text.name_problem(name, MAX_NAME, "Give the event a name.")
+    if name_problem is not None:
+        errors["name"] = name_problem
     if data.edition not in EDITIONS:
         errors["edition"] = "Choose the 2018 or the 2010 edition."
     if not 1 <= len(data.round_formats) <= MAX_ROUNDS:

@@ -12,17 +12,21 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from ..models import PLAYED_STATUSES, AuditEntry, Event, GameTable, Player, Round, Seat
+from . import text
 from .errors import InputError
 
 MAX_NAME = 80
 MAX_CLUB = 80
 MAX_TABLE_NUMBER = 500
-_EMAIL = re.compile(r"^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$")
+#: no spaces, controls or separators a spreadsheet would split on
+_EMAIL = re.compile(r"[^@\s,;\x00-\x1f\x7f]+@[^@\s,;\x00-\x1f\x7f]+\.[^@\s,;\x00-\x1f\x7f]+")
 
 
 def name_key(name: str) -> str:
-    """Names that differ only in case or spacing belong to one player."""
-    return " ".join(name.split()).casefold()
+    """Names that differ only in case, width, spacing or invisible characters belong to one
+    player (see :func:`.text.name_key`). Cut to the column's width: a name of 80 characters can
+    grow under NFKC ("\ufdfa" is 18 letters)."""
+    return text.name_key(name)[:MAX_NAME]
 
 
 @dataclass(frozen=True)
@@ -36,20 +40,23 @@ def player_problems(data: PlayerInput) -> dict[str, str]:
     """The one check of a player's details, on typed values (the player form, the CSV import and
     the event import all come here): field → message, empty when they are right."""
     errors: dict[str, str] = {}
-    if not data.name:
-        errors["name"] = "Enter the player's name."
-    elif len(data.name) > MAX_NAME:
-        errors["name"] = f"Keep the name to {MAX_NAME} characters or fewer."
-    if len(data.club) > MAX_CLUB:
+    name = text.name_problem(data.name, MAX_NAME, "Enter the player's name.")
+    if name is not None:
+        errors["name"] = name
+    club = text.text_problem(data.club)
+    if club is not None:
+        errors["club"] = club
+    elif len(data.club) > MAX_CLUB:
         errors["club"] = f"Keep the club to {MAX_CLUB} characters or fewer."
-    if data.email and (len(data.email) > 254 or not _EMAIL.match(data.email)):
+    if data.email and (len(data.email) > 254 or not _EMAIL.fullmatch(data.email)):
         errors["email"] = f"{data.email!r} is not an e-mail address."
     return errors
 
 
 def player_input(name: str, club: str, email: str) -> PlayerInput:
-    """Typed details as a person types them: runs of spaces folded, the e-mail trimmed."""
-    return PlayerInput(" ".join(name.split()), " ".join(club.split()), email.strip())
+    """Typed details as a person types them: name and club in NFC with runs of spaces folded,
+    the e-mail trimmed."""
+    return PlayerInput(text.clean_name(name), text.clean_name(club), email.strip())
 
 
 def check_fields(name: str, club: str, email: str) -> tuple[PlayerInput, dict[str, str]]:
@@ -67,9 +74,12 @@ def get_player(session: Session, event_id: int, player_id: int) -> Player | None
     return player if player is not None and player.event_id == event_id else None
 
 
-def _existing_keys(session: Session, event_id: int) -> dict[str, str]:
-    rows = session.exec(select(Player.name_key, Player.name).where(Player.event_id == event_id)).all()
-    return {key: name for key, name in rows}
+def _existing_keys(session: Session, event_id: int, except_id: int | None = None) -> dict[str, str]:
+    """Key → name of the event's players. The keys are computed afresh from the names, not read
+    from the stored column: rows stored before the key learned width and invisible characters
+    still hold the old key."""
+    rows = session.exec(select(Player.id, Player.name).where(Player.event_id == event_id)).all()
+    return {name_key(name): name for player_id, name in rows if player_id != except_id}
 
 
 def started_rounds(session: Session, event_id: int) -> int:
@@ -221,12 +231,10 @@ def set_fixed_table(session: Session, player: Player, raw: str, actor: str) -> P
     raw = raw.strip()
     number: int | None = None
     if raw:
-        try:
-            number = int(raw)
-            if not 1 <= number <= MAX_TABLE_NUMBER:
-                raise ValueError
-        except ValueError:
-            raise InputError({"fixed_table": f"Enter a table number from 1 to {MAX_TABLE_NUMBER}, or leave empty."})
+        number = text.whole_number(raw)
+        if number is None or not 1 <= number <= MAX_TABLE_NUMBER:
+            raise InputError({"fixed_table": f"Enter a table number from 1 to {MAX_TABLE_NUMBER} ({text.DIGITS_HINT}), "
+                                             "or leave empty."})
     if number != player.fixed_table:
         old = player.fixed_table
         player.fixed_table = number
@@ -265,10 +273,9 @@ def update_player(session: Session, player: Player, name: str, club: str, email:
     """Correct a player's name, club or e-mail; results follow the player, not the name."""
     data, errors = check_fields(name, club, email)
     if not errors:
-        clash = session.exec(select(Player).where(Player.event_id == player.event_id, Player.name_key == name_key(data.name),
-                                                  Player.id != player.id)).first()
+        clash = _existing_keys(session, player.event_id, except_id=player.id).get(name_key(data.name))
         if clash is not None:
-            errors["name"] = f"{clash.name} is already registered for this event."
+            errors["name"] = f"{clash} is already registered for this event."
     if errors:
         raise InputError(errors)
     old = {"name": player.name, "club": player.club, "email": player.email}

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 from ..models import (ENTRY_MODES, AuditEntry, Confirmation, EntryMode, Event, GameTable, Result, ResultStatus, Round,
                       RoundFormat,
                       RoundStatus, utcnow)
-from . import rules
+from . import rules, text
 from .errors import InputError
 from .rounds import TableSeating
 
@@ -137,14 +137,15 @@ def check_submission(view: TableSeating, round_format: str, submission: Submissi
 # refused here; what the numbers may be is the check above.
 
 def _number(form: Mapping[str, str], key: str, message: str, errors: dict[str, str], blank: int | None = None) -> int:
-    raw = form.get(key, "").strip()
+    """A score field: plain digits 0-9 (see :func:`.text.whole_number`); empty is ``blank``."""
+    raw = form.get(key, "")
     if not raw and blank is not None:
         return blank
-    try:
-        return int(raw)
-    except ValueError:
-        errors[key] = message
+    number = text.whole_number(raw)
+    if number is None:
+        errors[key] = f"{message} Type digits 0-9 only."
         return 0
+    return number
 
 
 def _refuse(view: TableSeating, round_format: str, submission: Submission, errors: dict[str, str]) -> Submission:

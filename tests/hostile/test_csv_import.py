@@ -72,7 +72,8 @@ def test_the_import_page_never_fails_and_a_refusal_changes_nothing(demo: DemoApp
                                 headers={"HX-Request": "true"} if htmx else {})
     assert response.status_code < 500, response.get_data(as_text=True)[:500]
     if response.status_code >= 400:
-        assert response.status_code == 422
+        # a NUL in a form field is refused before the import reads it (security.refuse_nul)
+        assert response.status_code == (400 if "\x00" in text else 422)
         assert snapshot(demo.database) == demo.baseline, "a refused import changed the database"
 
 
