@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+
 from sqlmodel import Session
 
 from engine import Progress
