@@ -1,89 +1,74 @@
-"""Scoring speed: the engine's path search against the naive enumerator, in the same run.
+"""Scoring speed as a user meets it: whole ``arboretum score`` processes over score-case files.
 
-Run: .venv/bin/python bench/bench_scoring.py [--arboretums N] [--tables N]
-Measures (1) 48-card arboretums holding all six species of a 2-player deck, every species
-scored, and (2) whole 4-player tables (ten species, 7-card hands, arboretums of 10-20 cards)."""
+Run: .venv/bin/python bench/bench_scoring.py [--tables 3000] [--repeat 5]
+
+Writes ``--tables`` generated four-player tables of the standard game (full 7-card hands,
+arboretums of about 13 cards, up to 20: ``tests/engine/score_cases.py``) as case files into a
+temporary folder, then times, as separate processes from start to exit (wall clock, median of
+``--repeat`` runs):
+
+- ``arboretum score`` on one case (the start-up time);
+- ``arboretum score`` on all the cases in one process, and ``python -m engine score`` likewise;
+- ``bench/simple_scorer.py`` on the same files: a straightforward depth-first-search scorer, the
+  yardstick (its totals and winners are checked against the engine's).
+
+The machine has other work on it? Then the medians move; run it on a quiet machine."""
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from engine.arboretum import Arboretum  # noqa: E402
-from engine.cards import Card, Edition, edition_species  # noqa: E402
-from engine.naive import naive_best_points  # noqa: E402
-from engine.paths import PathFinder  # noqa: E402
-from engine.scoring import Seat, score_table  # noqa: E402
+from tests.engine.score_cases import write_cases  # noqa: E402
 
 
-def random_arboretum(rng: random.Random, cards: list[Card]) -> Arboretum:
-    arb = Arboretum()
-    for card in cards:
-        arb.place(card, rng.choice(arb.legal_cells()))
-    return arb
-
-
-def random_table(rng: random.Random, species: tuple[str, ...]) -> list[Seat]:
-    deck = [Card(s, v) for s in species for v in range(1, 9)]
-    rng.shuffle(deck)
-    seats = []
-    for i in range(4):
-        size = rng.randint(10, 12)
-        hand, deck = deck[:7], deck[7:]
-        planted, deck = deck[:size], deck[size:]
-        seats.append(Seat(f"P{i + 1}", random_arboretum(rng, planted), tuple(hand)))
-    return seats
-
-
-def timed(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
+def wall(command: list[str], repeat: int) -> tuple[float, str]:
+    """Median wall time of running ``command`` to its end, and its output."""
+    times, output = [], ""
     for _ in range(repeat):
-        fn()
-    return (time.perf_counter() - start) / repeat
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+        times.append(time.perf_counter() - start)
+        output = done.stdout
+    return statistics.median(times), output
+
+
+def outcomes(lines: str) -> list[tuple[list[int], list[str]]]:
+    return [([p["total"] for p in r["players"]], r["winners"]) for r in map(json.loads, lines.splitlines())]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--arboretums", type=int, default=20)
-    parser.add_argument("--tables", type=int, default=20)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=3000)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    rng = random.Random(2026)
-
-    six = edition_species(Edition.E2018)[:6]
-    arboretums = [random_arboretum(rng, rng.sample([Card(s, v) for s in six for v in range(1, 9)], 48))
-                  for _ in range(args.arboretums)]
-    fast_times, naive_times = [], []
-    for arb in arboretums:
-        fast_times.append(timed(lambda: [PathFinder(arb).best_path(s) for s in six], 20))
-        naive_times.append(timed(lambda: [naive_best_points(arb, s) for s in six], 1))
-        fast = [p.points if (p := PathFinder(arb).best_path(s)) else None for s in six]
-        assert fast == [naive_best_points(arb, s) for s in six]
-    fast_48, naive_48 = statistics.mean(fast_times), statistics.mean(naive_times)
-    print(f"48-card arboretum, 6 species: engine {fast_48 * 1e3:.3f} ms, naive {naive_48 * 1e3:.1f} ms, "
-          f"{naive_48 / fast_48:.0f}x faster")
-
-    ten = edition_species(Edition.E2018)
-    tables = [random_table(rng, ten) for _ in range(args.tables)]
-
-    def naive_table(seats: list[Seat]) -> list[int]:
-        result = score_table("standard-2018", seats, ten)  # rights as the engine decides them
-        return [sum((naive_best_points(seat.arboretum, s) or 0) for s in ten if result.players[i].species[s].right)
-                for i, seat in enumerate(seats)]
-
-    fast_times, naive_times = [], []
-    for seats in tables:
-        fast_times.append(timed(lambda: score_table("standard-2018", seats, ten), 50))
-        naive_times.append(timed(lambda: naive_table(seats), 3))
-        assert [p.total for p in score_table("standard-2018", seats, ten).players] == naive_table(seats)
-    fast_t, naive_t = statistics.mean(fast_times), statistics.mean(naive_times)
-    print(f"whole 4-player table, 10 species: engine {fast_t * 1e3:.3f} ms ({1 / fast_t:.0f} tables/s), "
-          f"naive {naive_t * 1e3:.1f} ms, {naive_t / fast_t:.1f}x faster")
+    arboretum = shutil.which("arboretum", path=str(Path(sys.executable).parent)) or "arboretum"
+    folder = Path(tempfile.mkdtemp(prefix="bench-scoring-"))
+    try:
+        cases = [str(p) for p in write_cases(folder, args.tables)]
+        start_up, _ = wall([arboretum, "score", cases[0]], args.repeat * 3)
+        command, ours = wall([arboretum, "score", *cases], args.repeat)
+        module, _ = wall([sys.executable, "-m", "engine", "score", *cases], args.repeat)
+        simple, theirs = wall([sys.executable, str(ROOT / "bench" / "simple_scorer.py"), *cases], args.repeat)
+    finally:
+        shutil.rmtree(folder)
+    assert outcomes(ours) == outcomes(theirs), "the engine and the simple scorer disagree on a total or winner"
+    n = args.tables
+    print(f"arboretum score, one case (start-up):        {start_up * 1e3:6.0f} ms")
+    print(f"arboretum score, {n} four-player tables: {command:6.2f} s  ({command / n * 1e6:.0f} µs a table)")
+    print(f"python -m engine score, the same:          {module:6.2f} s  ({module / n * 1e6:.0f} µs a table)")
+    print(f"simple DFS scorer, the same:               {simple:6.2f} s  ({simple / n * 1e6:.0f} µs a table)")
+    print(f"arboretum score is {simple / command:.1f}x as fast as the simple scorer")
 
 
 if __name__ == "__main__":

@@ -29,38 +29,35 @@ class Arboretum:
 
     def __init__(self) -> None:
         self._cells: dict[Cell, Card] = {}
-        self._frontier: set[Cell] = set()
+        self._frontier: set[Cell] | None = set()
 
     @classmethod
     def from_cells(cls, cells: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]], owner: str = "arboretum") -> "Arboretum":
         """Build a finished arboretum, refusing overlaps, repeated cards and broken shapes."""
         items = list(cells.items()) if isinstance(cells, Mapping) else list(cells)
-        seen_cells: dict[Cell, Card] = {}
-        seen_cards: dict[Card, Cell] = {}
-        for cell, card in items:
-            if cell in seen_cells:
-                raise PlacementError(
-                    f"{owner}: two cards in cell ({cell[0]}, {cell[1]}): {seen_cells[cell]} and {card}"
-                )
-            if card in seen_cards:
-                other = seen_cards[card]
-                raise DuplicateCardError(
-                    f"{owner}: {card} appears twice, at ({other[0]}, {other[1]}) and ({cell[0]}, {cell[1]})"
-                )
-            seen_cells[cell] = card
-            seen_cards[card] = cell
-        if seen_cells and not _connected(seen_cells):
+        by_cell = dict(items)
+        # checked at once; card by card only to name the fault
+        if len(by_cell) != len(items) or len({(card.species, card.value) for _, card in items}) != len(items):
+            _refuse_repeats(items, owner)
+        if by_cell and not _connected(by_cell):
             raise ArboretumShapeError(f"{owner}: the cards are not one orthogonally connected group")
         arboretum = cls()
-        arboretum._cells = seen_cells
-        arboretum._frontier = {n for c in seen_cells for n in neighbours(c) if n not in seen_cells}
+        arboretum._cells = by_cell
+        arboretum._frontier = None  # worked out when a card is next placed: scoring never needs it
         return arboretum
 
     def copy(self) -> "Arboretum":
         clone = Arboretum()
         clone._cells = dict(self._cells)
-        clone._frontier = set(self._frontier)
+        clone._frontier = None if self._frontier is None else set(self._frontier)
         return clone
+
+    def _empty_neighbours(self) -> set[Cell]:
+        """The cells next to a card and empty (where the next card may go)."""
+        if self._frontier is None:
+            cells = self._cells
+            self._frontier = {n for c in cells for n in neighbours(c) if n not in cells}
+        return self._frontier
 
     # -- reading -------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -95,10 +92,10 @@ class Arboretum:
         """Cells where the next card may go, sorted; any cell (offered as (0, 0)) when empty."""
         if not self._cells:
             return [(0, 0)]
-        return sorted(self._frontier)
+        return sorted(self._empty_neighbours())
 
     def is_legal_cell(self, cell: Cell) -> bool:
-        return not self._cells or cell in self._frontier
+        return not self._cells or cell in self._empty_neighbours()
 
     def species_present(self) -> set[str]:
         return {card.species for card in self._cells.values()}
@@ -111,16 +108,17 @@ class Arboretum:
         x, y = cell
         if cell in self._cells:
             raise PlacementError(f"{owner}: cell ({x}, {y}) already holds {self._cells[cell]}")
-        if self._cells and cell not in self._frontier:
+        if self._cells and cell not in self._empty_neighbours():
             raise PlacementError(f"{owner}: cell ({x}, {y}) is not next to a card already planted")
 
     def place(self, card: Card, cell: Cell, owner: str = "arboretum") -> None:
         self.check_placement(card, cell, owner)
         self._cells[cell] = card
-        self._frontier.discard(cell)
+        frontier = self._empty_neighbours()
+        frontier.discard(cell)
         for n in neighbours(cell):
             if n not in self._cells:
-                self._frontier.add(n)
+                frontier.add(n)
 
     # -- JSON ----------------------------------------------------------------------------
     def to_json(self) -> list[dict[str, object]]:
@@ -130,12 +128,29 @@ class Arboretum:
         ]
 
 
+def _refuse_repeats(items: list[tuple[Cell, Card]], owner: str) -> None:
+    """Raise for the first cell holding two cards or card appearing twice."""
+    seen_cells: dict[Cell, Card] = {}
+    seen_cards: dict[Card, Cell] = {}
+    for cell, card in items:
+        if cell in seen_cells:
+            raise PlacementError(f"{owner}: two cards in cell ({cell[0]}, {cell[1]}): {seen_cells[cell]} and {card}")
+        if card in seen_cards:
+            other = seen_cards[card]
+            raise DuplicateCardError(
+                f"{owner}: {card} appears twice, at ({other[0]}, {other[1]}) and ({cell[0]}, {cell[1]})"
+            )
+        seen_cells[cell] = card
+        seen_cards[card] = cell
+
+
 def _connected(cells: Mapping[Cell, Card]) -> bool:
     start = next(iter(cells))
     seen = {start}
     stack = [start]
     while stack:
-        for n in neighbours(stack.pop()):
+        x, y = stack.pop()
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
             if n in cells and n not in seen:
                 seen.add(n)
                 stack.append(n)

@@ -59,7 +59,11 @@ VALUES = range(1, 9)
 
 def edition_species(edition: Edition) -> tuple[str, ...]:
     """The edition's ten species in scorepad order."""
-    return tuple(name for name, _, _ in SPECIES_COLOURS[edition])
+    return _EDITION_SPECIES[edition]
+
+
+_EDITION_SPECIES = {edition: tuple(name for name, _, _ in rows) for edition, rows in SPECIES_COLOURS.items()}
+_EDITION_SPECIES_SETS = {edition: frozenset(names) for edition, names in _EDITION_SPECIES.items()}
 
 
 def species_colour(species: str) -> tuple[str, str]:
@@ -74,7 +78,7 @@ def species_colour(species: str) -> tuple[str, str]:
 def editions_of(species: Iterable[str]) -> list[Edition]:
     """The editions whose species set holds every one of ``species``."""
     wanted = set(species)
-    return [e for e in Edition if wanted <= set(edition_species(e))]
+    return [e for e in Edition if wanted <= _EDITION_SPECIES_SETS[e]]
 
 
 _CARD_TEXT = re.compile(r"^(?P<species>[A-Za-z][A-Za-z ]*[A-Za-z]) (?P<value>-?\d+)$")

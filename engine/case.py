@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from .arboretum import Arboretum, Cell
-from .cards import Card, Edition, edition_species, editions_of
+from .cards import VALUES, Card, Edition, edition_species, editions_of
 from .errors import ArboretumError, CardError, CaseError, DuplicateCardError
 from .scoring import RULE_SETS, Seat, TableScore, rules_for
 
@@ -72,10 +72,37 @@ def parse_case(data: Any) -> ScoreCase:
         if name in names[:i]:
             raise CaseError(f"player {i + 1}: the name {name!r} is used twice at this table")
 
-    appearing = [card.species for _, arb, hand in raw_seats for card in [c for _, c in arb] + hand]
-    species = _species_in_play(rules, data.get("species"), appearing)
+    listed = data.get("species")
+    if listed is None:
+        appearing = [card.species for _, arb, hand in raw_seats for card in [c for _, c in arb] + hand]
+        species = _species_in_play(rules, None, appearing)
+    else:
+        species = _species_in_play(rules, listed, ())
     allowed = set(species)
 
+    # every card of a species in play and none twice: checked at once, and card by card only to
+    # name the fault (in the order a reader meets it: seat by seat, arboretum, hand, then shape)
+    every_card = [card for _, arb_cards, hand in raw_seats for card in [c for _, c in arb_cards] + hand]
+    if len({(card.species, card.value) for card in every_card}) == len(every_card) and (
+        {card.species for card in every_card} <= allowed
+    ):
+        seats = [
+            Seat(name, Arboretum.from_cells(arb_cards, owner=f"{name}'s arboretum"), tuple(hand))
+            for name, arb_cards, hand in raw_seats
+        ]
+    else:
+        seats = _seats_card_by_card(raw_seats, species)
+
+    case = ScoreCase(rules, species, tuple(seats), rounds)
+    # the rule set's own checks (player count, hand sizes, draft rounds) before anyone relies on it
+    rules_for(rules, len(seats), rounds).check_seats(case.seats)
+    return case
+
+
+def _seats_card_by_card(
+    raw_seats: list[tuple[str, list[tuple[Cell, Card]], list[Card]]], species: tuple[str, ...]
+) -> list[Seat]:
+    allowed = set(species)
     seen: dict[Card, str] = {}
     seats = []
     for name, arb_cards, hand in raw_seats:
@@ -85,13 +112,8 @@ def parse_case(data: Any) -> ScoreCase:
             if card in seen:
                 raise DuplicateCardError(f"{card} appears twice: in {seen[card]} and in {where}")
             seen[card] = where
-        arboretum = Arboretum.from_cells(arb_cards, owner=f"{name}'s arboretum")
-        seats.append(Seat(name, arboretum, tuple(hand)))
-
-    case = ScoreCase(rules, species, tuple(seats), rounds)
-    # the rule set's own checks (player count, hand sizes, draft rounds) before anyone relies on it
-    rules_for(rules, len(seats), rounds).check_seats(case.seats)
-    return case
+        seats.append(Seat(name, Arboretum.from_cells(arb_cards, owner=f"{name}'s arboretum"), tuple(hand)))
+    return seats
 
 
 def _read_player(entry: Any, index: int) -> tuple[str, list[tuple[Cell, Card]], list[Card]]:
@@ -115,9 +137,33 @@ def _read_player(entry: Any, index: int) -> tuple[str, list[tuple[Cell, Card]], 
         raise CaseError(f"{where}: arboretum must be a list of cards with x and y")
     if not isinstance(hand, list):
         raise CaseError(f"{where}: hand must be a list of cards")
-    cells = [_read_planted(item, f"{where}, arboretum card {k + 1}") for k, item in enumerate(arboretum)]
-    cards = [_read_card(item, f"{where}, hand card {k + 1}") for k, item in enumerate(hand)]
+    # The usual card is read with one look-up in the table of every card there is; anything
+    # else (text with extra spaces, a "card" key, a fault) goes the long way, which names faults.
+    known, known_texts = _KNOWN_CARDS, _KNOWN_TEXTS
+    cells: list[tuple[Cell, Card]] = []
+    for k, item in enumerate(arboretum):
+        if type(item) is dict and "card" not in item:
+            x, y, species, value = item.get("x"), item.get("y"), item.get("species"), item.get("value")
+            # `type(...) is int` refuses True, which would otherwise find the card of value 1
+            if type(x) is int and type(y) is int and type(species) is str and type(value) is int:
+                card = known.get((species, value))
+                if card is not None:
+                    cells.append(((x, y), card))
+                    continue
+        cells.append(_read_planted(item, f"{where}, arboretum card {k + 1}"))
+    cards: list[Card] = []
+    for k, item in enumerate(hand):
+        card = known_texts.get(item) if type(item) is str else None
+        cards.append(card if card is not None else _read_card(item, f"{where}, hand card {k + 1}"))
     return name, cells, cards
+
+
+#: Every card of both editions by (species, value) and by its text, so that reading a card of a
+#: case is one look-up; cards are frozen, so every case shares these.
+_KNOWN_CARDS: dict[tuple[str, int], Card] = {
+    (species, value): Card(species, value) for edition in Edition for species in edition_species(edition) for value in VALUES
+}
+_KNOWN_TEXTS: dict[str, Card] = {str(card): card for card in _KNOWN_CARDS.values()}
 
 
 def _read_card(item: Any, where: str) -> Card:

@@ -80,42 +80,70 @@ def is_path(arboretum: Arboretum, species: str, cells: tuple[Cell, ...]) -> bool
 class PathFinder:
     """Best paths of every species in one arboretum.
 
-    The cell order and adjacency are worked out once and shared by every species searched; the
-    search itself runs on plain lists indexed by position in rising value order."""
+    Build one per arboretum and ask it for every species: the cell order and adjacency are worked
+    out once, on the first species that has two cards or more (a species with fewer has no path,
+    and a table often asks for nothing else), and shared by every species searched after it. The
+    search runs on plain lists indexed by position in rising value order."""
 
-    __slots__ = ("_cells", "_cards", "_species", "_ones", "_eights", "_preds", "_spans")
+    __slots__ = ("_arboretum", "_counts", "_cells", "_cards", "_species", "_ones", "_eights", "_preds", "_spans")
+    _cells: list[Cell]
+    _cards: list[Card]
+    _species: list[str]
+    _ones: list[bool]
+    _eights: list[bool]
+    _preds: list[list[int]]
 
     def __init__(self, arboretum: Arboretum) -> None:
-        items = sorted(arboretum.items(), key=lambda item: (item[1].value, item[0]))
+        self._arboretum = arboretum
+        counts: dict[str, int] = {}
+        for card in arboretum.cards():
+            counts[card.species] = counts.get(card.species, 0) + 1
+        #: cards of each species: one with fewer than two has no path, searched or not
+        self._counts = counts
+        self._spans: dict[str, tuple[int, int, int]] | None = None
+
+    @property
+    def species_count(self) -> int:
+        """How many species the arboretum holds."""
+        return len(self._counts)
+
+    def _build(self) -> dict[str, tuple[int, int, int]]:
+        # values rise strictly along a path, so only the order of values matters (a species has
+        # one card of each value, and predecessors are tried in neighbour order): sort by value
+        items = sorted(self._arboretum.items(), key=lambda item: item[1].value)
         index = {cell: i for i, (cell, _) in enumerate(items)}
         self._cells = [cell for cell, _ in items]
-        self._cards = [card for _, card in items]
-        self._species = [card.species for card in self._cards]
-        self._ones = [card.value == 1 for card in self._cards]
-        self._eights = [card.value == 8 for card in self._cards]
-        values = [card.value for card in self._cards]
-        self._preds = []
-        for (x, y), card in items:
+        self._cards = cards = [card for _, card in items]
+        self._species = [card.species for card in cards]
+        values = [card.value for card in cards]
+        self._ones = [value == 1 for value in values]
+        self._eights = [value == 8 for value in values]
+        self._preds = all_preds = []
+        get = index.get
+        for (x, y), value in zip(self._cells, values):
             preds = []
             for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                j = index.get(n)
-                if j is not None and values[j] < card.value:
+                j = get(n)
+                if j is not None and values[j] < value:
                     preds.append(j)
-            self._preds.append(preds)
+            all_preds.append(preds)
         # (first, last, count) positions of each species: a path of it lies between them
-        self._spans: dict[str, tuple[int, int, int]] = {}
+        spans: dict[str, tuple[int, int, int]] = {}
         for i, name in enumerate(self._species):
-            first, _, count = self._spans.get(name, (i, i, 0))
-            self._spans[name] = (first, i, count + 1)
+            first, _, count = spans.get(name, (i, i, 0))
+            spans[name] = (first, i, count + 1)
+        self._spans = spans
+        return spans
 
     def best_path(self, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> Path | None:
         """The highest-scoring path of ``species``, or None when there is none.
 
         Among equally scoring paths the longer one wins, then the one found first in rising
         value order (so the answer is the same every time)."""
-        first, last, count = self._spans.get(species, (0, 0, 0))
-        if count < 2:
+        if self._counts.get(species, 0) < 2:
             return None
+        spans = self._spans if self._spans is not None else self._build()
+        first, last, _ = spans[species]
         n = len(self._cells)
         names, ones, eights, all_preds = self._species, self._ones, self._eights, self._preds
         # mixed[i]: the best (cards + 1-bonus, cards) over walks from a card of `species` ending at

@@ -6,8 +6,9 @@ to score a species is decided, what a species is worth, the bonus, and who wins.
 from __future__ import annotations
 
 import json
+import json.encoder
 from dataclasses import dataclass, field
-from typing import ClassVar, Sequence
+from typing import Callable, ClassVar, Sequence
 
 from .arboretum import Arboretum
 from .cards import Card
@@ -98,8 +99,30 @@ class TableScore:
         }
 
     def to_json_text(self) -> str:
-        """:meth:`to_json` as the one line ``arboretum score`` prints."""
-        return json.dumps(self.to_json(), ensure_ascii=False)
+        """``json.dumps(self.to_json(), ensure_ascii=False)``, the line ``arboretum score`` prints,
+        written directly: for a command scoring thousands of tables, building the nested dicts
+        only to encode them cost more than the scoring."""
+        text = _json_text
+        players = []
+        for p in self.players:
+            species = []
+            for name, s in p.species.items():
+                if s.path is None:
+                    path = ""
+                else:
+                    path = ", ".join([f'{{"x": {x}, "y": {y}}}' for x, y in s.path.cells])
+                species.append(
+                    f'{text(name)}: {{"right": {"true" if s.right else "false"}, "points": {s.points}, "path": [{path}]}}'
+                )
+            players.append(
+                f'{{"name": {text(p.name)}, "total": {p.total}, "species": {{{", ".join(species)}}}, "bonus": {p.bonus}}}'
+            )
+        winners = ", ".join([text(name) for name in self.winner_names])
+        return f'{{"players": [{", ".join(players)}], "winners": [{winners}]}}'
+
+
+#: a JSON string literal exactly as ``json.dumps(..., ensure_ascii=False)`` writes one
+_json_text: Callable[[str], str] = json.encoder.encode_basestring
 
 
 class ScoringRules:
@@ -126,8 +149,9 @@ class ScoringRules:
 
     def species_score(self, seat: Seat, species: str, right: bool, claim: int, finder: PathFinder) -> SpeciesScore:
         path = finder.best_path(species, self.eight_bonus) if right else None
-        points = max(0, path.points) if path else 0
-        return SpeciesScore(species, right, claim, points, path)
+        if path is None:
+            return nothing_scored(species, right, claim)
+        return SpeciesScore(species, right, claim, max(0, path.points), path)
 
     def bonus(self, seat: Seat) -> int:
         return 0
@@ -156,6 +180,7 @@ class ScoringRules:
 
     def score(self, seats: Sequence[Seat], species: Sequence[str]) -> TableScore:
         self.check_seats(seats)
+        # one path finder per arboretum, asked for every species (it searches only what needs it)
         finders = [PathFinder(seat.arboretum) for seat in seats]
         holdings: list[dict[str, list[int]]] = []
         for seat in seats:
@@ -170,7 +195,7 @@ class ScoringRules:
             for i, seat in enumerate(seats):
                 per_player[i][name] = self.species_score(seat, name, rights[i], claims[i], finders[i])
         players = []
-        for seat, scores in zip(seats, per_player):
+        for seat, scores, finder in zip(seats, per_player, finders):
             bonus = self.bonus(seat)
             players.append(
                 PlayerScore(
@@ -178,10 +203,25 @@ class ScoringRules:
                     species=scores,
                     bonus=bonus,
                     total=sum(s.points for s in scores.values()) + bonus,
-                    species_in_arboretum=len(seat.arboretum.species_present()),
+                    species_in_arboretum=finder.species_count,
                 )
             )
         return TableScore(self.name, tuple(species), tuple(players), self.winners(players), self.ranks(players))
+
+
+def nothing_scored(species: str, right: bool, claim: int) -> SpeciesScore:
+    """The score of a species without a path (or without the right to score it): shared, since
+    most of a table's species are like that and the record is frozen."""
+    key = (species, right, claim)
+    score = _NOTHING_SCORED.get(key)
+    if score is None:
+        score = SpeciesScore(species, right, claim, 0, None)
+        if len(_NOTHING_SCORED) < 4096:  # species names come from the caller: keep the cache bounded
+            _NOTHING_SCORED[key] = score
+    return score
+
+
+_NOTHING_SCORED: dict[tuple[str, bool, int], SpeciesScore] = {}
 
 
 class Standard2018(ScoringRules):
@@ -212,7 +252,7 @@ class DraftScoring(ScoringRules):
     def species_score(self, seat: Seat, species: str, right: bool, claim: int, finder: PathFinder) -> SpeciesScore:
         path = finder.best_path(species, self.eight_bonus)
         if path is None:
-            return SpeciesScore(species, right, claim, 0, None)
+            return nothing_scored(species, right, claim)
         if right:
             return SpeciesScore(species, right, claim, max(0, path.points), path)
         return SpeciesScore(species, right, claim, 2, path, flat=True)

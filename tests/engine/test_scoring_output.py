@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import tempfile
 from pathlib import Path
 
+from engine.case import parse_case
 from engine.cli import score_files
 
 from .score_cases import write_cases
@@ -32,6 +34,19 @@ def output_digests() -> list[str]:
             line = line.replace(folder + "/", "")
             lines.append(f"{label} {k} {hashlib.sha256(line.encode()).hexdigest()[:16]}")
     return lines
+
+
+def test_result_line_is_the_json_of_the_result() -> None:
+    # names a JSON writer must escape: quotes, backslashes, control and non-ASCII characters
+    case = parse_case({"rules": "standard-2010", "players": [
+        {"name": 'Zoë "the \\ oak"\t', "arboretum": [{"x": 0, "y": 0, "card": "Lilac 1"}, {"x": 1, "y": 0, "card": "Lilac 8"}],
+         "hand": ["Willow 1", "Willow 2", "Willow 3", "Willow 4", "Willow 5", "Willow 6", "Willow 7"]},
+        {"name": "Ōkubo 大", "arboretum": [{"x": 0, "y": -3, "card": "Willow 8"}],
+         "hand": ["Poplar 1", "Poplar 2", "Poplar 3", "Poplar 4", "Poplar 5", "Poplar 6", "Poplar 7"]},
+    ]})
+    result = case.score()
+    assert result.players[0].species["Lilac"].points == 5
+    assert result.to_json_text() == json.dumps(result.to_json(), ensure_ascii=False)
 
 
 def test_score_output_is_unchanged() -> None:
