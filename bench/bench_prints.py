@@ -29,7 +29,7 @@ from organizer import create_app  # noqa: E402
 from organizer.db import make_engine, upgrade_database  # noqa: E402
 from organizer.models import Event, GameTable, Player  # noqa: E402
 from organizer.printing.qr import qr_modules  # noqa: E402
-from organizer.services import accounts, printouts, results, rounds  # noqa: E402
+from organizer.services import accounts, prints, results, rounds  # noqa: E402
 from organizer.services import events as event_service  # noqa: E402
 
 
@@ -113,19 +113,19 @@ def main() -> None:
         print("|---|---:|---:|")
         pack_tables = [t for t in tables if t.round_id == 1]
         timed(f"round pack, {len(pack_tables)} tables, none digital",
-              lambda: printouts.round_pack_data(session, pack_event, 1, table_url, seat_url),
+              lambda: prints.round_pack_data(session, pack_event, 1, table_url, seat_url),
               f"/events/{pack_event.id}/rounds/1/pack.pdf")
         for table in pack_tables:
             table.digital = True
             session.add(table)
         session.commit()
         timed(f"round pack, {len(pack_tables)} tables, all digital",
-              lambda: printouts.round_pack_data(session, pack_event, 1, table_url, seat_url),
+              lambda: prints.round_pack_data(session, pack_event, 1, table_url, seat_url),
               f"/events/{pack_event.id}/rounds/1/pack.pdf")
         timed(f"standings, {args.players} players after round {args.rounds}",
-              lambda: printouts.standings_data(session, big_event), f"/events/{big_event.id}/standings.pdf")
+              lambda: prints.standings_data(session, big_event), f"/events/{big_event.id}/standings.pdf")
         timed(f"event report, {args.players} players, {args.rounds} rounds",
-              lambda: printouts.event_report_data(session, big_event), f"/events/{big_event.id}/report.pdf")
+              lambda: prints.event_report_data(session, big_event), f"/events/{big_event.id}/report.pdf")
     app.extensions["db_engine"].dispose()
 
 

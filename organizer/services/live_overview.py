@@ -12,7 +12,7 @@ from engine import Progress
 
 from ..models import Event, Round
 from .live_tables import TableGame, start_round
-from .rounds import TableView, tables_of
+from .rounds import TableSeating, tables_of
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class AwaitedSeat:
 
 @dataclass(frozen=True)
 class TableProgress:
-    view: TableView
+    view: TableSeating
     started: bool
     mode: str
     progress: str

@@ -9,12 +9,12 @@ from ..models import EntryMode, Event, Result, Round, RoundStatus
 from . import live_log
 from . import results as results_service
 from .errors import InputError
-from .rounds import TableView
+from .rounds import TableSeating
 
 ACTOR = "live table"
 
 
-def record_result(session: Session, event: Event, rnd: Round, view: TableView, replayed: live_log.Replayed) -> None:
+def record_result(session: Session, event: Event, rnd: Round, view: TableSeating, replayed: live_log.Replayed) -> None:
     """Store the engine's score as the table's confirmed result, once (a second process doing
     the same at the same instant is refused by the results service and changes nothing)."""
     table = view.table

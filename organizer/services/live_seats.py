@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 from ..models import Event, GameTable, Player, Result, Round, RoundStatus, Seat
 from . import live_log
 from .live_tables import TableGame, start_table
-from .rounds import SeatView, TableView
+from .rounds import SeatedPlayer, TableSeating
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class SeatContext:
     round: Round
     table: GameTable
     seat: Seat
-    view: TableView
+    view: TableSeating
 
     @property
     def position(self) -> int:
@@ -91,14 +91,14 @@ def _read_context(session: Session, token: str) -> SeatContext | None:
     return SeatContext(event, rnd, table, seat, single_table_view(session, table, with_result=False))
 
 
-def single_table_view(session: Session, table: GameTable, with_result: bool = True) -> TableView:
-    """One table's seats, players and result (the rounds service's TableView, for one table)."""
+def single_table_view(session: Session, table: GameTable, with_result: bool = True) -> TableSeating:
+    """One table's seats, players and result (the rounds service's TableSeating, for one table)."""
     rows = session.exec(
         select(Seat, Player).join(Player, col(Player.id) == col(Seat.player_id), isouter=True)
         .where(Seat.table_id == table.id).order_by(col(Seat.position))
     ).all()
     result = session.exec(select(Result).where(Result.table_id == table.id)).first() if with_result else None
-    return TableView(table, [SeatView(seat, player) for seat, player in rows], result)
+    return TableSeating(table, [SeatedPlayer(seat, player) for seat, player in rows], result)
 
 
 def seat_game(session: Session, ctx: SeatContext) -> TableGame:

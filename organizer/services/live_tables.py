@@ -21,7 +21,7 @@ from . import live_log
 from .errors import InputError
 from .live_games import LiveGame
 from .live_results import record_result
-from .rounds import TableView, tables_of
+from .rounds import TableSeating, tables_of
 
 KIND = "table"
 BOT_KIND = "heuristic"
@@ -34,7 +34,7 @@ def live_seed(round_seed: int, table_number: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def seat_names(view: TableView) -> list[str]:
+def seat_names(view: TableSeating) -> list[str]:
     names: list[str] = []
     for seat_view in view.seats:
         name = seat_view.player.name if seat_view.player else f"Bot {seat_view.seat.position + 1}"
@@ -45,7 +45,7 @@ def seat_names(view: TableView) -> list[str]:
     return names
 
 
-def build_game(event: Event, rnd: Round, view: TableView) -> Game:
+def build_game(event: Event, rnd: Round, view: TableSeating) -> Game:
     mode = "draft" if rnd.format == RoundFormat.DRAFT else "standard"
     try:
         return Game(mode=mode, players=len(view.seats), seed=live_seed(rnd.seed, view.table.number),
@@ -64,7 +64,7 @@ def _started_at(table: GameTable) -> float:
     return float((table.game or {}).get("started_at", 0.0))
 
 
-def seat_players(view: TableView) -> list[str | None]:
+def seat_players(view: TableSeating) -> list[str | None]:
     """Who plays each seat when it is due: the heuristic bot for a bot seat, else its person."""
     return [BOT_KIND if s.seat.is_bot else None for s in view.seats]
 
@@ -74,7 +74,7 @@ class TableGame(LiveGame):
     pick timer; it changes only while its round is published, and its end is recorded as the
     table's confirmed result."""
 
-    def __init__(self, event: Event, rnd: Round, view: TableView) -> None:
+    def __init__(self, event: Event, rnd: Round, view: TableSeating) -> None:
         super().__init__(GameTable, KIND, view.table.id, game_of(view.table), _started_at(view.table),
                          seat_players(view), event.pick_timer_seconds)
         self.event = event
@@ -100,14 +100,14 @@ def load_state(session: Session, table: GameTable) -> live_log.Replayed:
     return LiveGame(GameTable, KIND, table.id, game_of(table), _started_at(table)).load(session)
 
 
-def find_table(session: Session, rnd: Round, number: int) -> TableView | None:
+def find_table(session: Session, rnd: Round, number: int) -> TableSeating | None:
     assert rnd.id is not None
     return next((v for v in tables_of(session, rnd.id) if v.table.number == number), None)
 
 
 # -- starting -------------------------------------------------------------------------------------
 
-def start_table(session: Session, event: Event, rnd: Round, view: TableView) -> GameTable:
+def start_table(session: Session, event: Event, rnd: Round, view: TableSeating) -> GameTable:
     """Deal the table's game (idempotent: the first request to start it wins; the others find
     it started). Only digital tables of a published round start."""
     table = view.table
@@ -144,7 +144,7 @@ def start_round(session: Session, event: Event, rnd: Round) -> None:
                 session.rollback()
 
 
-def make_digital(session: Session, event: Event, rnd: Round, view: TableView, actor: str) -> None:
+def make_digital(session: Session, event: Event, rnd: Round, view: TableSeating, actor: str) -> None:
     """The TO moves a standard table onto the players' devices (before it has a result)."""
     table = view.table
     if table.digital:
@@ -166,7 +166,7 @@ def make_digital(session: Session, event: Event, rnd: Round, view: TableView, ac
 
 # -- bots in seats --------------------------------------------------------------------------------
 
-def set_bot(session: Session, event: Event, rnd: Round, view: TableView, position: int, bot: bool, actor: str) -> None:
+def set_bot(session: Session, event: Event, rnd: Round, view: TableSeating, position: int, bot: bool, actor: str) -> None:
     """Put the heuristic bot into a seat (empty or abandoned), or give the seat back."""
     seat_view = next((s for s in view.seats if s.seat.position == position), None)
     if seat_view is None:

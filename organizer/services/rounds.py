@@ -44,12 +44,6 @@ class TableSeating:
         return self.seats[-1]
 
 
-# Earlier names, kept while the live services' imports move over (the engine's SeatView is a
-# player's observation of a game, a different thing).
-SeatView = SeatedPlayer
-TableView = TableSeating
-
-
 def event_rounds(session: Session, event_id: int) -> list[Round]:
     return list(session.exec(select(Round).where(Round.event_id == event_id).order_by(col(Round.number))).all())
 

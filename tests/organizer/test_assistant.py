@@ -15,7 +15,7 @@ from organizer.services import rounds as round_service
 from .conftest import HX, add_players, create_event, error_beside
 
 
-def two_player_table(client: FlaskClient, session: Session) -> tuple[Event, round_service.TableView]:
+def two_player_table(client: FlaskClient, session: Session) -> tuple[Event, round_service.TableSeating]:
     event = create_event(session, preferred_table_size=2, entry_modes=["totals", "assistant"])
     add_players(session, event, 2)
     client.post(f"/events/{event.id}/rounds/propose", data={"seed": "8"})
@@ -25,7 +25,7 @@ def two_player_table(client: FlaskClient, session: Session) -> tuple[Event, roun
     return event, round_service.tables_of(session, rnd.id)[0]
 
 
-def typed_form(view: round_service.TableView) -> dict[str, Any]:
+def typed_form(view: round_service.TableSeating) -> dict[str, Any]:
     sp = view.table.species
     first, second = (s.seat.id for s in view.seats)
     return {

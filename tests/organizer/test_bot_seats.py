@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from organizer.models import Seat
-from organizer.services import results, rounds, tournament
+from organizer.services import event_standings, results, rounds
 
 from .conftest import add_players, create_event
 
@@ -33,7 +33,7 @@ def test_a_two_player_table_with_a_bot_counts_for_the_person(session: Session) -
         result = results.save_result(session, event, rnd, view, results.Submission("totals", entries), 0, "test")
         results.confirm_by_organizer(session, event, view, result, result.version, None, "test")
 
-    rows = {row.player_id: row for row in tournament.standings_for(session, event)}
+    rows = {row.player_id: row for row in event_standings.standings_for(session, event)}
     assert set(rows) == {p.id for p in people}  # every person, and no row for the bot
     alone = views[0].seats[0].seat.player_id
     assert rows[alone].tournament_points == 0 and rows[alone].games == 1  # lost 25 to the bot's 31

@@ -33,7 +33,7 @@ VERSION = re.compile(r'data-version="(\d+)"')
 
 
 def live_round(session: Session, players: int, round_format: str = "draft", table_size: int = 4,
-               pick_timer: int | None = None, seed: int = 5, edition: str = "2018") -> tuple[Event, Round, list[round_service.TableView]]:
+               pick_timer: int | None = None, seed: int = 5, edition: str = "2018") -> tuple[Event, Round, list[round_service.TableSeating]]:
     """An event whose round 1 (``round_format``) is published with ``players`` players."""
     data = event_service.EventInput(name="Live Cup", date=date(2026, 5, 2))
     data.round_formats = [round_format, "standard"]
@@ -153,11 +153,11 @@ class SeatClient:
         return response
 
 
-def seat_clients(app: Flask, view: round_service.TableView) -> list[SeatClient]:
+def seat_clients(app: Flask, view: round_service.TableSeating) -> list[SeatClient]:
     return [SeatClient(app.test_client(), s.seat.token, s.seat.position) for s in view.seats]
 
 
-def play_whole_game(app: Flask, view: round_service.TableView, rng: random.Random, check_hidden: bool = True) -> State:
+def play_whole_game(app: Flask, view: round_service.TableSeating, rng: random.Random, check_hidden: bool = True) -> State:
     """Every seat plays through its own page as a device does: it opens its page once, acts from
     the screen it was last sent, and polls "changed since N?" to learn of the others' moves.
     Every response each seat receives is checked for hidden cards against the true state."""

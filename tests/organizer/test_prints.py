@@ -34,7 +34,7 @@ CLUBS = ["Club Łódź", "", "Athens Trees", "", "", "Göteborg Spelklubb", "", 
 class Setup:
     event: Event
     round: Round
-    tables: list[rounds.TableView]
+    tables: list[rounds.TableSeating]
 
 
 def _players(session: Session, event: Event) -> list[Player]:
@@ -46,13 +46,13 @@ def _players(session: Session, event: Event) -> list[Player]:
     return players
 
 
-def _views(session: Session, rnd: Round) -> list[rounds.TableView]:
+def _views(session: Session, rnd: Round) -> list[rounds.TableSeating]:
     assert rnd.id is not None
     session.expire_all()
     return rounds.tables_of(session, rnd.id)
 
 
-def scorepad_result(session: Session, event: Event, rnd: Round, view: rounds.TableView, seed: int) -> None:
+def scorepad_result(session: Session, event: Event, rnd: Round, view: rounds.TableSeating, seed: int) -> None:
     """A result typed in from a paper scorepad (it has no arboretums)."""
     rng = random.Random(seed)
     form = {"mode": "scorepad"}
@@ -64,7 +64,7 @@ def scorepad_result(session: Session, event: Event, rnd: Round, view: rounds.Tab
     results.save_result(session, event, rnd, view, submission, 0, "test")
 
 
-def table_case(view: rounds.TableView, seed: int) -> ScoreCase:
+def table_case(view: rounds.TableSeating, seed: int) -> ScoreCase:
     """A legal finished standard 2018 game at this table: each player holds 7 cards and has
     planted a row of cards rising left to right, so the engine finds real paths."""
     rng = random.Random(seed)
@@ -81,7 +81,7 @@ def table_case(view: rounds.TableView, seed: int) -> ScoreCase:
     return parse_case({"rules": "standard-2018", "species": list(view.table.species), "players": players})
 
 
-def assistant_result(session: Session, event: Event, rnd: Round, view: rounds.TableView, seed: int) -> None:
+def assistant_result(session: Session, event: Event, rnd: Round, view: rounds.TableSeating, seed: int) -> None:
     """A result through the scoring assistant: the case checked and scored by the engine, then
     stored with the engine's output."""
     submission = assistant.score_submission(view, "standard-2018", table_case(view, seed).to_json())
@@ -130,7 +130,7 @@ def refused(client: FlaskClient, url: str, back_to: str) -> str:
     return message.group(1).replace("&#39;", "'")
 
 
-def players_at(view: rounds.TableView) -> list[str]:
+def players_at(view: rounds.TableSeating) -> list[str]:
     return [s.player.name for s in view.seats if s.player]
 
 
@@ -246,7 +246,7 @@ def test_score_sheet_refused_without_arboretums_or_result(signed_in: FlaskClient
                                        f"/events/{event_id}/rounds/1")
 
 
-def draft_case(view: rounds.TableView, seed: int) -> dict[str, Any]:
+def draft_case(view: rounds.TableSeating, seed: int) -> dict[str, Any]:
     """A finished 4-player draft (2 rounds, 14 picks each), every pick planted in a rising row."""
     rng = random.Random(seed)
     deck = [f"{species} {value}" for species in view.table.species for value in range(1, 9)]

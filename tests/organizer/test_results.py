@@ -14,7 +14,7 @@ from organizer.services import rounds as round_service
 from .conftest import HX, add_players, create_event, error_beside
 
 
-def published_table(client: FlaskClient, session: Session, event: Event, players: int = 4) -> round_service.TableView:
+def published_table(client: FlaskClient, session: Session, event: Event, players: int = 4) -> round_service.TableSeating:
     add_players(session, event, players)
     client.post(f"/events/{event.id}/rounds/propose", data={"seed": "11"})
     client.post(f"/events/{event.id}/rounds/1/publish")
@@ -23,7 +23,7 @@ def published_table(client: FlaskClient, session: Session, event: Event, players
     return round_service.tables_of(session, rnd.id)[0]
 
 
-def totals_form(view: round_service.TableView, points: list[Any], species: list[Any], version: int = 0) -> dict[str, Any]:
+def totals_form(view: round_service.TableSeating, points: list[Any], species: list[Any], version: int = 0) -> dict[str, Any]:
     form: dict[str, Any] = {"mode": "totals", "version": str(version)}
     for seat_view, p, s in zip(view.seats, points, species):
         form[f"points_{seat_view.seat.id}"] = str(p)
@@ -70,7 +70,7 @@ def test_bad_totals_keep_what_was_typed(signed_in: FlaskClient, session: Session
     assert session.exec(select(Result)).all() == []
 
 
-def scorepad_form(view: round_service.TableView, rows: list[list[Any]], species: list[int], version: int = 0,
+def scorepad_form(view: round_service.TableSeating, rows: list[list[Any]], species: list[int], version: int = 0,
                   bonus: list[Any] | None = None) -> dict[str, Any]:
     form: dict[str, Any] = {"mode": "scorepad", "version": str(version)}
     for seat_index, seat_view in enumerate(view.seats):
