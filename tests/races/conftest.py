@@ -1,5 +1,5 @@
 """The race suite's server: gunicorn with several worker processes, one per test module and
-database (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set, in a database of the
+database (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set, in a schema of the
 module's own that is created and dropped around it). The app migrates it on start; the demo
 event and account (demo / demo) are added first, as ``flask --app organizer demo`` does.
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.races.harness import RaceServer, postgres_database, running_server
+from tests.races.harness import RaceServer, postgres_schema, running_server
 
 _BACKENDS = [pytest.param("sqlite", id="sqlite")]
 if os.environ.get("TEST_DATABASE_URL"):
@@ -40,7 +40,5 @@ def race_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
         if request.param == "sqlite":
             url = f"sqlite:///{folder / 'organizer.sqlite3'}"
         else:
-            base = os.environ["TEST_DATABASE_URL"]
-            name = f"{base.rsplit('/', 1)[-1].split('?')[0] or 'arboretum'}_races_{module}"[:63]
-            url = stack.enter_context(postgres_database(base, name))
+            url = stack.enter_context(postgres_schema(os.environ["TEST_DATABASE_URL"], f"races_{module}"))
         yield stack.enter_context(running_server(url, folder / "instance"))

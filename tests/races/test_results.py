@@ -14,6 +14,7 @@ two organizers' devices against gunicorn with several worker processes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pytest
 from sqlmodel import select
@@ -26,7 +27,6 @@ from tests.races.harness import (DEMO_EVENT, awaits_confirmation, RaceServer, co
 
 HX = {"HX-Request": "true"}  # the tablet's tap: only the result part of the page comes back
 TABLE = 2  # the demo's table 2: a result entered, waiting for confirmation
-PATH = table_path(DEMO_EVENT, 1, TABLE)
 
 
 @pytest.fixture(scope="module")
@@ -36,14 +36,27 @@ def devices(race_server: RaceServer) -> tuple[Client, Client]:
 
 
 @pytest.fixture(scope="module")
-def table_id(race_server: RaceServer) -> int:
+def demo_export(race_server: RaceServer) -> bytes:
+    return race_server.export_event(DEMO_EVENT)
+
+
+@dataclass(frozen=True)
+class Table:
+    path: str
+    id: int
+
+
+@pytest.fixture
+def table(race_server: RaceServer, demo_export: bytes) -> Table:
+    """Table 2 of a copy of the demo event, the test's own (its page and audit log stay short)."""
+    event_id = race_server.import_event(demo_export)
     with race_server.session() as session:
         found = session.exec(select(GameTable.id).join(Round, Round.id == GameTable.round_id)  # type: ignore[arg-type]
-                             .where(Round.event_id == DEMO_EVENT, Round.number == 1, GameTable.number == TABLE)).one()
-    return int(found)
+                             .where(Round.event_id == event_id, Round.number == 1, GameTable.number == TABLE)).one()
+    return Table(table_path(event_id, 1, TABLE), int(found))
 
 
-def _race_with_correction(race_server: RaceServer, devices: tuple[Client, Client], table_id: int,
+def _race_with_correction(race_server: RaceServer, devices: tuple[Client, Client], table: Table,
                           other: Callable[[Client, int], Callable[[], Reply]], before: Callable[[int], None] | None = None
                           ) -> Callable[[int], list[str]]:
     """A trial: a fresh entered version v; ``other`` (prepared from v's page) and a correction of
@@ -52,23 +65,23 @@ def _race_with_correction(race_server: RaceServer, devices: tuple[Client, Client
 
     def trial(index: int) -> list[str]:
         with race_server.session() as session:
-            fresh = awaits_confirmation(session, table_id)
+            fresh = awaits_confirmation(session, table.id)
         if not fresh:  # a correction that won its race leaves just that: skip a request
-            enter_fresh_result(race_server.admin, PATH, index)
+            enter_fresh_result(race_server.admin, table.path, index)
         if before is not None:
             before(index)
         with race_server.session() as session:
-            result = result_of_table(session, table_id)
+            result = result_of_table(session, table.id)
             assert result is not None
             seen = result.version
         send_other = other(tapper, seen)
-        correction = correction_form(corrector, PATH)
+        correction = correction_form(corrector, table.path)
         assert correction.get("version") == str(seen)
         replies = simultaneously(send_other, lambda: submit(corrector, correction, **figures(correction, index + 1000)))
         problems = server_errors(replies, ["the tap", "the correction"])
         with race_server.session() as session:
-            problems += result_problems(session, table_id)
-            result = result_of_table(session, table_id)
+            problems += result_problems(session, table.id)
+            result = result_of_table(session, table.id)
             assert result is not None
             if (result.version, result.status) != (seen + 1, "entered"):
                 problems.append(f"sent for version {seen} with a correction of it: the result ended version "
@@ -78,9 +91,9 @@ def _race_with_correction(race_server: RaceServer, devices: tuple[Client, Client
     return trial
 
 
-def _tap(action: str, **having: str) -> Callable[[Client, int], Callable[[], Reply]]:
+def _tap(path: str, action: str, **having: str) -> Callable[[Client, int], Callable[[], Reply]]:
     def prepare(client: Client, version: int) -> Callable[[], Reply]:
-        form = fetch_form(client, PATH, action, **having)
+        form = fetch_form(client, path, action, **having)
         assert form.get("version") == str(version)
         changes = {"note": "Seat 2 counted the oaks twice"} if action == "/dispute" else {}
         return lambda: submit(client, form, **changes)
@@ -90,51 +103,51 @@ def _tap(action: str, **having: str) -> Callable[[Client, int], Callable[[], Rep
 
 @pytest.mark.xfail(strict=False, reason="issue 10, race 1: an organizer's confirmation lands on the corrected version")
 def test_organizer_confirmation_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client],
-                                                    table_id: int) -> None:
-    run_trials(_race_with_correction(race_server, devices, table_id, _tap("/confirm", seat="organizer")))
+                                                    table: Table) -> None:
+    run_trials(_race_with_correction(race_server, devices, table, _tap(table.path, "/confirm", seat="organizer")))
 
 
 @pytest.mark.xfail(strict=False, reason="issue 10, race 1: a player's last confirmation lands on the corrected version")
 def test_last_player_confirmation_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client],
-                                                      table_id: int) -> None:
+                                                      table: Table) -> None:
     def all_but_the_last_seat(_index: int) -> None:
         with race_server.session() as session:
-            seats = seat_ids_of(session, table_id)
+            seats = seat_ids_of(session, table.id)
         for seat in seats[:-1]:
-            form = fetch_form(race_server.admin, PATH, "/confirm", seat=str(seat))
+            form = fetch_form(race_server.admin, table.path, "/confirm", seat=str(seat))
             assert submit(race_server.admin, form, headers=HX).status == 200
 
     def last_seat(client: Client, version: int) -> Callable[[], Reply]:
         with race_server.session() as session:
-            seat = seat_ids_of(session, table_id)[-1]
-        return _tap("/confirm", seat=str(seat))(client, version)
+            seat = seat_ids_of(session, table.id)[-1]
+        return _tap(table.path, "/confirm", seat=str(seat))(client, version)
 
-    run_trials(_race_with_correction(race_server, devices, table_id, last_seat, all_but_the_last_seat))
+    run_trials(_race_with_correction(race_server, devices, table, last_seat, all_but_the_last_seat))
 
 
 @pytest.mark.xfail(strict=False, reason="issue 10, race 1: a dispute lands on the corrected version")
-def test_dispute_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client], table_id: int) -> None:
-    run_trials(_race_with_correction(race_server, devices, table_id, _tap("/dispute")))
+def test_dispute_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client], table: Table) -> None:
+    run_trials(_race_with_correction(race_server, devices, table, _tap(table.path, "/dispute")))
 
 
 @pytest.mark.xfail(strict=False, reason="issue 10, race 2: the last two confirmations leave the result entered")
 def test_last_two_players_confirming_together(race_server: RaceServer, devices: tuple[Client, Client],
-                                              table_id: int) -> None:
+                                              table: Table) -> None:
     first, second = devices
 
     def trial(index: int) -> list[str]:
-        enter_fresh_result(race_server.admin, PATH, index)
+        enter_fresh_result(race_server.admin, table.path, index)
         with race_server.session() as session:
-            seats = seat_ids_of(session, table_id)
+            seats = seat_ids_of(session, table.id)
         for seat in seats[:-2]:
-            form = fetch_form(race_server.admin, PATH, "/confirm", seat=str(seat))
+            form = fetch_form(race_server.admin, table.path, "/confirm", seat=str(seat))
             assert submit(race_server.admin, form, headers=HX).status == 200
-        taps = [fetch_form(client, PATH, "/confirm", seat=str(seat)) for client, seat in zip(devices, seats[-2:])]
+        taps = [fetch_form(client, table.path, "/confirm", seat=str(seat)) for client, seat in zip(devices, seats[-2:])]
         replies = simultaneously(lambda: submit(first, taps[0]), lambda: submit(second, taps[1]))
         problems = server_errors(replies, ["the first tap", "the second tap"])
         with race_server.session() as session:
-            problems += result_problems(session, table_id)
-            result = result_of_table(session, table_id)
+            problems += result_problems(session, table.id)
+            result = result_of_table(session, table.id)
             assert result is not None
             if result.status != "confirmed":
                 problems.append(f"both last taps answered {[r.status for r in replies]}; the result is {result.status}")
