@@ -162,4 +162,5 @@ def case_download(event_id: int, number: int, table: int) -> Any:
     if view.result is None or view.result.score_case is None:
         abort(404)
     return Response(json.dumps(view.result.score_case, indent=2), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="round{number}-table{table}.json"'})
+                    headers={"Content-Disposition": f'attachment; filename="round{number}-table{table}.json"',
+                             "Cache-Control": "private, no-store"})

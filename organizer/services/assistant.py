@@ -3,7 +3,6 @@ file) are checked and scored by the engine; the case and the engine's output are
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -14,6 +13,7 @@ from engine.case import parse_case
 from ..models import EntryMode, Event
 from .rules import rules_name
 from .errors import InputError
+from .uploads import read_json
 from .results import SeatEntry, Submission
 from .rounds import TableSeating
 
@@ -61,10 +61,7 @@ def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> d
 def case_from_upload(raw: bytes) -> dict[str, Any]:
     if len(raw) > MAX_CASE_BYTES:
         raise InputError({"case_file": "That file is too large for a score case."})
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as bad:
-        raise InputError({"case_file": f"Not a score case: the file is not valid JSON ({bad})."}) from None
+    data = read_json(raw, "case_file", "a score case")
     if not isinstance(data, dict):
         raise InputError({"case_file": "Not a score case: expected a JSON object with rules and players."})
     return data

@@ -13,6 +13,7 @@ from sqlmodel import Session, col, func, select
 
 from ..models import PLAYED_STATUSES, AuditEntry, Event, GameTable, Player, Round, Seat
 from . import text
+from .text import from_spreadsheet_cell
 from .errors import InputError
 
 MAX_NAME = 80
@@ -150,7 +151,8 @@ def parse_player_csv(text: str) -> list[PlayerInput]:
     header_seen = False
     for row in _readable_rows(reader, problems):
         line = reader.line_num
-        cells = [cell.strip() for cell in row]
+        # a cell our own export guarded against spreadsheet formulas ('=...) reads as typed
+        cells = [from_spreadsheet_cell(cell.strip()) for cell in row]
         if not any(cells):
             continue
         if not header_seen and not rows and not problems:

@@ -71,3 +71,21 @@ def whole_number(raw: str) -> int | None:
     """A score field's number: plain ASCII digits and nothing else ("٣", "３", "+5", " 5 ",
     "5.0" and "1_000" are no numbers here, although Python's int() takes most of them)."""
     return int(raw) if _DIGITS.fullmatch(raw) else None
+
+
+# A spreadsheet reads a cell beginning with = + - @ (or a tab or carriage return before one) as a
+# formula. OWASP's guidance: write such text with a single quote in front, which spreadsheets
+# show as plain text. The CSV import takes one quote off again, so an exported name comes back
+# unchanged; a name that itself begins with quotes before such a sign gets one more on export.
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
+_GUARDED = re.compile(r"'+[=+\-@\t\r]")
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A CSV cell as written: text that a spreadsheet would run as a formula gets a leading '."""
+    return "'" + value if isinstance(value, str) and _FORMULA.match(value) else value
+
+
+def from_spreadsheet_cell(cell: str) -> str:
+    """The text of a CSV cell written by :func:`spreadsheet_cell` (the guard taken off)."""
+    return cell[1:] if _GUARDED.match(cell) else cell

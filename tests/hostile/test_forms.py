@@ -81,7 +81,7 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "rounds.clock": {"minutes": "50"},
         "exchange.import_json": {"file": demo.client.get("/events/1/export.json").get_data()},
         "live.act": {"verb": "pick", "card": "Oak 3", "cell": "0,0", "nonce": "n", "stamp": "0"},
-        "live.make_digital": {}, "live.bot": {"bot": "1"},
+        "live.make_digital": {}, "live.bot": {"bot": "1"}, "live.tick": {}, "practice.tick": {},
         "practice.create": {"mode": "solo", "players": "2", "edition": "2018", "name": "Pat"},
         "accounts.add": {"name": "Judge Two", "password": "long enough pw", "confirm": "long enough pw"},
         "accounts.change_password": {"current": "demo", "new_password": "a new long password",

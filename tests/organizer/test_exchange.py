@@ -49,7 +49,7 @@ def test_bad_imports_change_nothing(app: Flask, session: Session) -> None:
     client, event = demo(app, session)
     data = json.loads(client.get(f"/events/{event.id}/export.json").text)
     cases = [
-        (b"not json", "not JSON"),
+        (b"not json", "not valid JSON"),
         (json.dumps({"hello": 1}).encode(), "Not an event export"),
         (json.dumps({**data, "version": 99}).encode(), "version 99"),
         (json.dumps({**data, "players": data["players"][:-1]}).encode(), "unknown player"),
