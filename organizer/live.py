@@ -33,7 +33,7 @@ def _urls(ctx: live_seats.SeatContext, version: int, finished: bool) -> SeatUrls
     token = ctx.seat.token
     return SeatUrls(url_for("live.seat", token=token), url_for("live.act", token=token),
                     url_for("live.changed", token=token, since=version),
-                    url_for("replay.seat", token=token) if finished else None)
+                    url_for("replay.seat", token=token) if finished else None, url_for("live.tick", token=token))
 
 
 def _title(ctx: live_seats.SeatContext) -> str:
@@ -42,19 +42,23 @@ def _title(ctx: live_seats.SeatContext) -> str:
 
 def _waiting(ctx: live_seats.SeatContext, bad: InputError) -> Any:
     get_session().rollback()
-    return render_page("live/waiting.html", "live_waiting.html", 409, title=_title(ctx), message=str(bad))
+    dealable = isinstance(bad, live_seats.NotDealt) and bad.dealable
+    return render_page("live/waiting.html", "live_waiting.html", 409, title=_title(ctx), message=str(bad),
+                       tick=url_for("live.tick", token=ctx.seat.token) if dealable else None)
 
 
 def _show(ctx: live_seats.SeatContext, status: int = 200, message: str = "", message_kind: str = "error",
           replayed: Replayed | None = None, fresh: bool = True) -> Any:
+    owed = False
     if replayed is None:
         try:
             # fresh: the table row was read in this request, so its log version is current
-            replayed = live_seats.seat_state(get_session(), ctx, fresh=fresh and status == 200 and not message)
+            shown = live_seats.seat_state(get_session(), ctx, fresh=fresh and status == 200 and not message)
         except InputError as bad:
             return _waiting(ctx, bad)
+        replayed, owed = shown.replayed, shown.owed
     return render_seat(replayed, ctx.position, _urls(ctx, replayed.version, replayed.state.is_terminal()), _title(ctx),
-                       status, message, message_kind, bot_seat=ctx.seat.is_bot)
+                       status, message, message_kind, owed=owed, bot_seat=ctx.seat.is_bot)
 
 
 @bp.get("/play/<token>")
@@ -76,6 +80,18 @@ def changed(token: str) -> Any:
     if unchanged:
         return Response(status=204)
     return _show(_context(token, recent_ok=True), fresh=False)
+
+
+@bp.post("/play/<token>/tick")
+def tick(token: str) -> Any:
+    """Sent by the seat's page when its screen says bots or the pick timer owe the table a move
+    (or the table is still to be dealt): plays it, then shows the screen."""
+    ctx = _context(token)
+    try:
+        replayed = live_seats.tick(get_session(), ctx)
+    except InputError as bad:
+        return _waiting(ctx, bad)
+    return _show(ctx, replayed=replayed)
 
 
 @bp.post("/play/<token>/act")

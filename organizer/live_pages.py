@@ -27,6 +27,8 @@ class SeatUrls:
     act: str
     changed: str
     replay: str | None = None
+    #: the POST that plays what bots and the pick timer owe (GETs never change a game)
+    tick: str | None = None
 
 
 def selected_card(screen: Screen) -> str:
@@ -36,13 +38,14 @@ def selected_card(screen: Screen) -> str:
 
 
 def render_seat(replayed: Replayed, seat: int, urls: SeatUrls, title: str, status: int = 200,
-                message: str = "", message_kind: str = "error", **extra: Any) -> tuple[str, int]:
-    """The seat's screen as a page, or just the ``#live`` fragment for HTMX (polls and forms)."""
+                message: str = "", message_kind: str = "error", owed: bool = False, **extra: Any) -> tuple[str, int]:
+    """The seat's screen as a page, or just the ``#live`` fragment for HTMX (polls and forms).
+    ``owed``: bots or the pick timer owe the game a move, so the screen sends the tick POST."""
     state = replayed.state
     screen = build_screen(state.view(seat), request.args.get("path", ""))
     return render_page("live/seat.html", "live_seat.html", status, screen=screen, urls=urls, title=title,
                        nonce=secrets.token_urlsafe(12), version=replayed.version, selected=selected_card(screen),
-                       message=message, message_kind=message_kind, **extra)
+                       message=message, message_kind=message_kind, owed=owed and urls.tick is not None, **extra)
 
 
 def form_stamp() -> int | None:

@@ -51,15 +51,16 @@ def _load(token: str) -> PracticeGame:
 
 def _show(practice: PracticeGame, status: int = 200, message: str = "", kind: str = "error",
           replayed: Replayed | None = None) -> Any:
+    owed = False
     if replayed is None:
-        replayed = service.load_state(get_session(), practice)
+        replayed, owed = service.view_state(get_session(), practice)
     token = practice.token
     finished = replayed.state.is_terminal()
     urls = SeatUrls(url_for("practice.play", token=token), url_for("practice.act", token=token),
                     url_for("practice.changed", token=token, since=replayed.version),
-                    url_for("replay.practice", token=token) if finished else None)
+                    url_for("replay.practice", token=token) if finished else None, url_for("practice.tick", token=token))
     title = service.MODE_LABELS[replayed.state.mode]
-    return render_seat(replayed, 0, urls, title, status, message, kind, practice=True)
+    return render_seat(replayed, 0, urls, title, status, message, kind, owed=owed, practice=True)
 
 
 @bp.get("/<token>")
@@ -75,6 +76,13 @@ def changed(token: str) -> Any:
     if request.args.get("since", "") == str(version):
         return Response(status=204)
     return _show(_load(token))
+
+
+@bp.post("/<token>/tick")
+def tick(token: str) -> Any:
+    """Sent by the page when its screen says the bots owe a move (GETs never play one)."""
+    practice = _load(token)
+    return _show(practice, replayed=service.settle(get_session(), practice))
 
 
 @bp.post("/<token>/act")

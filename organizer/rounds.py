@@ -11,6 +11,7 @@ from .db import get_session
 from .events import load_event
 from .models import Event, Round
 from .pages import go_to, render_page
+from .services import live_tables
 from .services import rounds as service
 from .services.errors import InputError
 
@@ -101,6 +102,7 @@ def _round_action(event_id: int, number: int, action: str) -> Any:
     try:
         if action == "publish":
             service.publish_round(db, event, rnd, g.organizer.name)
+            live_tables.start_round(db, event, rnd)  # dealt here, a POST: no GET deals (issue 10)
             flash(f"Round {number} published: the tables can play.")
         elif action == "discard":
             service.discard_proposal(db, event, rnd, g.organizer.name)

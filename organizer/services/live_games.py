@@ -4,7 +4,9 @@ practice game (:mod:`.practice`).
 A :class:`LiveGame` is the row (model and id), the engine's game and who plays each seat when
 it is due (a person, or a bot kind). It loads the replayed state (from this process's cache
 when its version is current), settles whatever bots and the pick timer owe the game, and
-applies a seat's action through :mod:`.live_log`'s compare-and-set. What differs between an
+applies a seat's action through :mod:`.live_log`'s compare-and-set. Reading (:meth:`LiveGame.load`,
+:meth:`LiveGame.owes`) never writes; writing (:meth:`LiveGame.settle`, :meth:`LiveGame.act`)
+happens on POSTs only, so no GET changes a game. What differs between an
 event table and a practice game are three hooks: why a seat may not act now, whether bots and
 the timer may change the game now, and what happens when the game is over."""
 
@@ -93,9 +95,19 @@ class LiveGame:
         """The seats the pick timer plays for now."""
         return list(replayed.state.awaited_seats()) if pick_time_up(self.pick_timer_seconds, replayed, now) else []
 
+    def owes(self, replayed: live_log.Replayed, now: float) -> bool:
+        """Whether bots or the pick timer owe the game a move now (read only: a page shown by a
+        GET says so, and its script sends the POST that plays it, :meth:`settle`)."""
+        state = replayed.state
+        if state.is_terminal() or not self.open_for_play():
+            return False
+        bot_due = any(s < len(self.players) and self.players[s] for s in state.awaited_seats())
+        return bot_due or bool(self.timed_out(replayed, now))
+
     def settle(self, session: Session, version: int | None = None) -> live_log.Replayed:
-        """The state after whatever bots and the pick timer owe the game now (lazily, on a
-        request: no background worker), with :meth:`on_finish` called if it is over."""
+        """The state after whatever bots and the pick timer owe the game now, with
+        :meth:`on_finish` called if it is over. It writes, so only POSTs call it: the deal, a bot
+        seated, the seat page's tick (a person's action plays the bots due with it)."""
         replayed = self.load(session, version)
         due = any(self.players) or bool(self.timed_out(replayed, time.time()))
         if due and self.open_for_play() and not replayed.state.is_terminal():

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from engine import Progress
 
 from ..models import Event, Round
-from .live_tables import TableGame, start_round
+from .live_tables import TableGame
 from .rounds import TableSeating, tables_of
 
 
@@ -49,11 +49,10 @@ def describe_progress(progress: Progress) -> tuple[str, str]:
 
 
 def overview(session: Session, event: Event, rnd: Round, now: float | None = None) -> list[TableProgress]:
-    """Every table of the round: progress, and who is holding it up for how long (tables not
-    started yet are started, and what bots and the pick timer owe is played, as a seat's visit
-    would)."""
+    """Every table of the round as stored: progress, and who is holding it up for how long
+    (read only: the overview is a GET; tables are dealt by POSTs, and what bots and the pick
+    timer owe is played by the POST a seat's page sends)."""
     assert rnd.id is not None
-    start_round(session, event, rnd)
     now = time.time() if now is None else now
     rows = []
     for view in tables_of(session, rnd.id):
@@ -62,7 +61,7 @@ def overview(session: Session, event: Event, rnd: Round, now: float | None = Non
             rows.append(TableProgress(view, False, rnd.format, "on paper" if not table.digital else "not started",
                                       "", [], view.result is not None, table.log_version))
             continue
-        replayed = TableGame(event, rnd, view).settle(session)
+        replayed = TableGame(event, rnd, view).load(session)
         state = replayed.state
         names = list(state.names)
         progress = state.progress()

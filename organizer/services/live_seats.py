@@ -1,5 +1,6 @@
 """A live table's seat, found by its private token: the seat, its table, round and event, and
-the table's game (dealt on the first visit once the round is published).
+the table's game: read as stored for the screen (:func:`seat_state`, a GET), dealt and settled
+by the seat page's POSTs (:func:`tick`, :func:`seat_game`).
 
 A seat is reachable by its token only at a digital table of a round that is not proposed
 (:func:`reachable`, the one statement of that rule, also used by the poll's SQL)."""
@@ -15,7 +16,8 @@ from sqlmodel import Session, col, select
 
 from ..models import Event, GameTable, Player, Result, Round, RoundStatus, Seat
 from . import live_log
-from .live_tables import TableGame, start_table
+from .errors import InputError
+from .live_tables import TableGame, deal_parameters, start_table
 from .rounds import SeatedPlayer, TableSeating
 
 
@@ -103,14 +105,51 @@ def single_table_view(session: Session, table: GameTable, with_result: bool = Tr
 
 def seat_game(session: Session, ctx: SeatContext) -> TableGame:
     """The seat's table as a live game, dealt first if it has not been (raises InputError when
-    it cannot be yet: an empty seat, a round not published)."""
+    it cannot be yet: an empty seat, a round not published). Writes: for POSTs only."""
     if ctx.table.log_version == 0:
         start_table(session, ctx.event, ctx.round, ctx.view)
     return TableGame(ctx.event, ctx.round, ctx.view)
 
 
-def seat_state(session: Session, ctx: SeatContext, fresh: bool = False) -> live_log.Replayed:
-    """What the seat's screen shows: the table's state after whatever bots and the timer owe it.
-    ``fresh``: the table row was read in this request, so its log version is current."""
-    game = seat_game(session, ctx)
-    return game.settle(session, ctx.table.log_version if fresh else None)
+@dataclass(frozen=True)
+class SeatState:
+    """What a seat's screen shows, read without writing anything."""
+
+    replayed: live_log.Replayed
+    #: bots or the pick timer owe the table a move now: the page's script sends the tick
+    owed: bool
+
+
+class NotDealt(InputError):
+    """The table's game is not dealt yet; ``dealable``: a tick would deal it now."""
+
+    def __init__(self, errors: dict[str, str], dealable: bool) -> None:
+        super().__init__(errors)
+        self.dealable = dealable
+
+
+def seat_state(session: Session, ctx: SeatContext, fresh: bool = False) -> SeatState:
+    """What the seat's screen shows, as stored (a GET: nothing is dealt or played here).
+    ``fresh``: the table row was read in this request, so its log version is current. Raises
+    :class:`NotDealt` for a table not dealt yet."""
+    if ctx.table.log_version == 0:
+        try:
+            dealable(ctx)
+        except InputError as bad:
+            raise NotDealt(bad.errors, False) from None
+        raise NotDealt({"": "The cards are being dealt."}, True)
+    game = TableGame(ctx.event, ctx.round, ctx.view)
+    replayed = game.load(session, ctx.table.log_version if fresh else None)
+    return SeatState(replayed, game.owes(replayed, time.time()))
+
+
+def dealable(ctx: SeatContext) -> None:
+    """Raises InputError saying why the seat's table cannot be dealt now."""
+    deal_parameters(ctx.event, ctx.round, ctx.view)
+
+
+def tick(session: Session, ctx: SeatContext) -> live_log.Replayed:
+    """The POST a seat's page sends when its screen says something is owed: deal the table if
+    it is not, and play what bots and the pick timer owe it now (once, whichever process and
+    however many seats ask: the log's compare-and-set)."""
+    return seat_game(session, ctx).settle(session)

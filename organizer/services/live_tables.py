@@ -2,8 +2,9 @@
 
 A digital table's game is its engine parameters (in ``GameTable.game``) and its action log
 (``GameTable.action_log``), played through :class:`TableGame`, the event table's
-:class:`~.live_games.LiveGame`. Here: dealing a table's game (when its round is published, or
-when the TO moves a table onto the devices), and the TO's bots in empty or abandoned seats."""
+:class:`~.live_games.LiveGame`. Here: dealing a table's game (when its round is published, when
+the TO moves a table onto the devices or seats the bot that fills it: all POSTs), and the TO's
+bots in empty or abandoned seats."""
 
 from __future__ import annotations
 
@@ -107,13 +108,9 @@ def find_table(session: Session, rnd: Round, number: int) -> TableSeating | None
 
 # -- starting -------------------------------------------------------------------------------------
 
-def start_table(session: Session, event: Event, rnd: Round, view: TableSeating) -> GameTable:
-    """Deal the table's game (idempotent: the first request to start it wins; the others find
-    it started). Only digital tables of a published round start."""
+def deal_parameters(event: Event, rnd: Round, view: TableSeating) -> dict[str, Any]:
+    """The dealt game's stored parameters; raises InputError when the table cannot start yet."""
     table = view.table
-    assert table.id is not None
-    if table.game is not None and table.log_version > 0:
-        return table
     if not table.digital:
         raise InputError({"": f"Table {table.number} is played on paper."})
     if rnd.status != RoundStatus.PUBLISHED:
@@ -122,32 +119,62 @@ def start_table(session: Session, event: Event, rnd: Round, view: TableSeating) 
         raise InputError({"": f"Table {table.number} has an empty seat: put a bot in it first."})
     params: dict[str, Any] = build_game(event, rnd, view).to_json()
     params["started_at"] = time.time()
+    return params
+
+
+def _deal(session: Session, table_id: int, params: dict[str, Any]) -> None:
+    # compare-and-set from version 0: of two requests dealing at once, one deals
     session.execute(
-        update(GameTable).where(col(GameTable.id) == table.id, col(GameTable.log_version) == 0)
+        update(GameTable).where(col(GameTable.id) == table_id, col(GameTable.log_version) == 0)
         .values(game=params, action_log=[], log_version=1)
     )
+
+
+def start_table(session: Session, event: Event, rnd: Round, view: TableSeating) -> GameTable:
+    """Deal the table's game and play what its bots owe at once (idempotent: the first request
+    to start it wins; the others find it started). Only digital tables of a published round
+    start. Called by POSTs only: publishing, a table made digital, a bot seated, a seat's tick."""
+    table = view.table
+    assert table.id is not None
+    if table.game is not None and table.log_version > 0:
+        return table
+    _deal(session, table.id, deal_parameters(event, rnd, view))
     session.commit()
     session.refresh(table)
+    TableGame(event, rnd, view).settle(session)
     return table
 
 
 def start_round(session: Session, event: Event, rnd: Round) -> None:
-    """Start every digital table of a published round that has not started."""
+    """Deal every digital table of a published round that has not started (one transaction),
+    then play what bots owe at those tables. A table that cannot start yet (an empty seat) is
+    left; seating a bot there deals it."""
     assert rnd.id is not None
     if rnd.status != RoundStatus.PUBLISHED:
         return
+    dealt = []
     for view in tables_of(session, rnd.id):
         if view.table.digital and view.table.log_version == 0:
             try:
-                start_table(session, event, rnd, view)
+                params = deal_parameters(event, rnd, view)
             except InputError:
-                session.rollback()
+                continue
+            assert view.table.id is not None
+            _deal(session, view.table.id, params)
+            dealt.append(view)
+    session.commit()
+    for view in dealt:
+        if any(s.seat.is_bot for s in view.seats):
+            session.refresh(view.table)
+            TableGame(event, rnd, view).settle(session)
 
 
 def make_digital(session: Session, event: Event, rnd: Round, view: TableSeating, actor: str) -> None:
     """The TO moves a standard table onto the players' devices (before it has a result)."""
     table = view.table
     if table.digital:
+        if rnd.status == RoundStatus.PUBLISHED and table.log_version == 0:
+            start_table(session, event, rnd, view)  # not dealt yet (published before dealing on publish)
         return
     if view.result is not None:
         raise InputError({"": f"Table {table.number} already has a result; it stays on paper."})
@@ -191,7 +218,8 @@ def set_bot(session: Session, event: Event, rnd: Round, view: TableSeating, posi
 def seat_bot(session: Session, event: Event, rnd: Round, table_number: int, position: int, bot: bool,
              actor: str) -> bool:
     """:func:`set_bot` on the round's table ``table_number``, then deal the table's game if the
-    bot filled its last empty seat. False when the round has no such table."""
+    bot filled its last empty seat, and play the bot's move if it is due. False when the round
+    has no such table."""
     view = find_table(session, rnd, table_number)
     if view is None:
         return False
@@ -200,4 +228,6 @@ def seat_bot(session: Session, event: Event, rnd: Round, table_number: int, posi
     assert view is not None
     if view.table.digital and view.table.log_version == 0:
         start_table(session, event, rnd, view)
+    elif view.table.digital:
+        TableGame(event, rnd, view).settle(session)
     return True

@@ -5,6 +5,7 @@ person's actions. Stored like a live table (parameters plus action log) behind a
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -88,6 +89,7 @@ def create_game(session: Session, setup: PracticeSetup, seed: int | None = None)
     session.add(practice)
     session.commit()
     session.refresh(practice)
+    settle(session, practice)
     return practice
 
 
@@ -114,8 +116,21 @@ class PracticeLiveGame(LiveGame):
 
 
 def load_state(session: Session, practice: PracticeGame) -> live_log.Replayed:
-    """The game as the person's screen shows it, after the bots that are due (a draft's bots pick
-    as soon as the hands are dealt)."""
+    """The game as stored (nothing played for the bots)."""
+    return PracticeLiveGame(practice).load(session)
+
+
+def view_state(session: Session, practice: PracticeGame) -> tuple[live_log.Replayed, bool]:
+    """The game as stored, for the person's screen (a GET: nothing is played here), and whether
+    bots owe it a move (then the page sends :func:`settle`)."""
+    game = PracticeLiveGame(practice)
+    replayed = game.load(session)
+    return replayed, game.owes(replayed, time.time())
+
+
+def settle(session: Session, practice: PracticeGame) -> live_log.Replayed:
+    """Play what the bots owe the game now (a draft's bots pick as soon as the hands are dealt);
+    on POSTs only: creating the game, the page's tick."""
     return PracticeLiveGame(practice).settle(session)
 
 

@@ -10,20 +10,21 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from organizer.models import AuditEntry, GameTable, Result, Seat
-from organizer.services import accounts
-from organizer.services import live_seats
+from organizer.services import accounts, live_seats
 
 from .conftest import HX, PASSWORD, sign_in
 from .test_live_support import (
+    TICK,
     assert_hides,
     cards_mentioned,
     fast_sqlite,
+    follow_tick,
     form_of,
     live_round,
     seat_clients,
-    stored_log,
     sqlite_app,  # noqa: F401
     sqlite_session,  # noqa: F401
+    stored_log,
     true_state,
 )
 
@@ -220,7 +221,9 @@ def test_overview_bots_and_pick_timer(app: Flask, session: Session) -> None:
         db.commit()
     live_seats.clear_caches()
     polled = seats[0].client.get(f"{seats[0].url}/changed?since=999")
-    assert polled.status_code == 200
+    assert polled.status_code == 200 and TICK.search(polled.text), "the screen sends the tick the timer owes"
+    assert len(stored_log(app, table_id)) == 2, "the poll (a GET) played nothing"
+    assert follow_tick(seats[0].client, polled).status_code == 200
     log = stored_log(app, table_id)
     # the timer played seat 1; after the reveal the bot in seat 2 picked again at once
     assert [entry[0] for entry in log] == [2, 0, 1, 2] and str(log[2][2]).startswith("timer:")
@@ -321,3 +324,48 @@ def test_paper_tables_stay_off_the_devices_until_the_organizer_moves_them(sqlite
     assert client.get(f"/play/{first.seats[0].seat.token}").status_code == 200
     audit = [a.action for a in sqlite_session.exec(select(AuditEntry).where(AuditEntry.table_id == first.table.id)).all()]
     assert "live.made_digital" in audit
+
+
+def test_publishing_deals_the_tables_and_a_due_bot_moves_on_the_pages_tick(sqlite_app: Flask,
+                                                                          sqlite_session: Session) -> None:
+    """No GET deals or plays (issue 10): the publishing POST deals the draft's tables; a bot's
+    move that is owed (a seat handed to a bot as an older version left it) is shown as owed by
+    the seat page, which changes nothing, and is played by the tick POST the page sends."""
+    from datetime import date
+
+    from organizer.services import events as event_service
+    from organizer.services import rounds as round_service
+
+    from .conftest import add_players
+
+    data = event_service.EventInput(name="Publish Cup", date=date(2026, 5, 2))
+    data.round_formats = ["draft"]
+    data.preferred_table_size = 3
+    event = event_service.create_event(sqlite_session, data, None, "test")
+    add_players(sqlite_session, event, 6)
+    rnd = round_service.propose_round(sqlite_session, event, "test", seed=3)
+    accounts.create_organizer(sqlite_session, "Tess", PASSWORD)
+    client = sqlite_app.test_client()
+    sign_in(client)
+    assert client.post(f"/events/{event.id}/rounds/1/publish").status_code == 302
+    assert rnd.id is not None
+    views = round_service.tables_of(sqlite_session, rnd.id)
+    assert [v.table.log_version for v in views] == [1, 1], "both tables were dealt by the publishing POST"
+    view = views[0]
+    table_id = view.table.id
+    assert table_id is not None
+    with Session(sqlite_app.extensions["db_engine"]) as db:
+        seat = db.get(Seat, view.seats[1].seat.id)
+        assert seat is not None
+        seat.is_bot = True
+        db.add(seat)
+        db.commit()
+    seats = seat_clients(sqlite_app, view)
+    shown = seats[0].client.get(seats[0].url)
+    assert shown.status_code == 200 and TICK.search(shown.text)
+    assert stored_log(sqlite_app, table_id) == [], "the GET played nothing"
+    ticked = follow_tick(seats[0].client, shown)
+    assert ticked.status_code == 200 and not TICK.search(ticked.text)
+    assert [entry[0] for entry in stored_log(sqlite_app, table_id)] == [1], "the bot picked, once"
+    assert follow_tick(seats[2].client, seats[2].client.post(f"{seats[2].url}/tick", headers=HX)).status_code == 200
+    assert [entry[0] for entry in stored_log(sqlite_app, table_id)] == [1], "a second tick owes nothing"

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
@@ -30,6 +29,17 @@ from .conftest import HX, add_players, make_app
 NONCE = re.compile(r'name="nonce" value="([^"]+)"')
 STAMP = re.compile(r'name="stamp" value="(-?\d+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
+#: the POST a screen sends as soon as it is shown when bots or the pick timer owe a move (or the
+#: table is still to be dealt): GETs change nothing, so a device's script does this
+TICK = re.compile(r'hx-post="([^"]+/tick)" hx-trigger="load"')
+
+
+def follow_tick(client: FlaskClient, response: Any) -> Any:
+    """What htmx does with a screen that carries the tick: send it, and show its answer."""
+    match = TICK.search(response.text)
+    if match is None:
+        return response
+    return client.post(match.group(1), headers=HX)
 
 
 def live_round(session: Session, players: int, round_format: str = "draft", table_size: int = 4,
@@ -44,7 +54,7 @@ def live_round(session: Session, players: int, round_format: str = "draft", tabl
     add_players(session, event, players)
     rnd = round_service.propose_round(session, event, "test", seed=seed)
     round_service.publish_round(session, event, rnd, "test")
-    live_tables.start_round(session, event, rnd)  # what the first seat page or the overview does
+    live_tables.start_round(session, event, rnd)  # what the publishing POST does
     assert rnd.id is not None
     return event, rnd, round_service.tables_of(session, rnd.id)
 
@@ -134,7 +144,7 @@ class SeatClient:
         return f"/play/{self.token}"
 
     def page(self) -> str:
-        response = self.client.get(self.url)
+        response = follow_tick(self.client, self.client.get(self.url))
         assert response.status_code == 200, response.text
         self.last_html = response.text
         return response.text
@@ -171,7 +181,7 @@ def play_whole_game(app: Flask, view: round_service.TableSeating, rng: random.Ra
 
     def poll(seat: SeatClient) -> None:
         match = VERSION.search(seat.last_html)
-        response = seat.client.get(f"{seat.url}/changed?since={match.group(1) if match else -1}")
+        response = follow_tick(seat.client, seat.client.get(f"{seat.url}/changed?since={match.group(1) if match else -1}"))
         assert response.status_code in (200, 204), response.text
         if response.status_code == 200:
             seat.last_html = response.text

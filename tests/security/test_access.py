@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlmodel import Session, select
 
+from organizer.models import Event, Round
 from tests.security.conftest import DEMO_NAMES
 from tests.security.walk import routes, seat_routes, snapshot
 
@@ -131,16 +133,64 @@ def test_a_wrong_seat_token_learns_nothing(secure_app: Flask, ids: dict[str, str
                     assert name not in body, f"{rule.rule} names a player for a wrong token"
 
 
+def _a_digital_table_with_a_due_bot(app: Flask) -> tuple[str, str]:
+    """Table 3 of the demo (a standard game still playing) moved onto the devices, then a bot put
+    into the seat whose move is due, straight into the row, so that the bot's move is owed and
+    not yet played (as a pick timer running out leaves a table). Returns a person's seat token
+    and the bot seat's token."""
+    from organizer.services import live_tables
+
+    with Session(app.extensions["db_engine"], expire_on_commit=False) as db:
+        event = db.exec(select(Event)).one()
+        rnd = db.exec(select(Round).where(Round.event_id == event.id)).one()
+        view = live_tables.find_table(db, rnd, 3)
+        assert view is not None
+        live_tables.make_digital(db, event, rnd, view, "test")
+        view = live_tables.find_table(db, rnd, 3)
+        assert view is not None and view.table.log_version > 0, "a published round's table is dealt when made digital"
+        due = sorted(live_tables.load_state(db, view.table).state.awaited_seats())[0]
+        bot_seat = view.seats[due].seat
+        bot_seat.is_bot = True
+        db.add(bot_seat)
+        db.commit()
+        person = next(s.seat for s in view.seats if s.seat.position != due)
+        return person.token, bot_seat.token
+
+
+def _a_practice_draft_with_bots_due(app: Flask) -> str:
+    """A practice draft whose bots have not picked yet (stored as created, nothing settled)."""
+    from engine import Game
+    from organizer.models import PracticeGame
+
+    with Session(app.extensions["db_engine"]) as db:
+        game = Game(mode="draft", players=3, seed=7, names=("Me", "Bot 1", "Bot 2"))
+        practice = PracticeGame(game=game.to_json(), seat_kinds=["human", "heuristic", "heuristic"], action_log=[],
+                                log_version=0)
+        db.add(practice)
+        db.commit()
+        return practice.token
+
+
 def test_no_organizer_page_changes_anything_on_a_get(secure_app: Flask, ids: dict[str, str], demo_db: Path) -> None:
     """Only POSTs (which need the CSRF token) change data: a link, an image or a prefetch from
-    another site can make a signed-in browser GET any page, and that must change nothing."""
+    another site can make a signed-in browser GET any page, and that must change nothing. Covered:
+    every organizer page while a digital table owes a bot's move, that table's seat pages and
+    polls, and a practice game whose bots owe their picks (bots move on the POST the page sends)."""
+    person, bot = _a_digital_table_with_a_due_bot(secure_app)
+    practice = _a_practice_draft_with_bots_due(secure_app)
     client = secure_app.test_client()
     _sign_in(client)
     before = snapshot(demo_db)
-    gets = list(routes(secure_app, ids, methods={"GET"}))
+    gets = [route.path for route in routes(secure_app, {**ids, "table": "3"}, methods={"GET"})]
     assert len(gets) >= 15
-    for route in gets:
+    assert f"/events/{ids['event_id']}/rounds/{ids['number']}/live" in gets
+    for token in (person, bot):
+        gets += [f"/play/{token}", f"/play/{token}/changed?since=0", f"/play/{token}/changed?since=1",
+                 f"/replay/seat/{token}"]
+    gets += [f"/practice/{practice}", f"/practice/{practice}/changed?since=1"]
+    for path in gets:
         for headers in ({}, {"HX-Request": "true"}):
-            response = client.get(route.path, headers=headers)
-            assert response.status_code < 500, f"{route}: {response.status_code}"
+            response = client.get(path, headers=headers)
+            assert response.status_code < 500, f"GET {path}: {response.status_code}"
+    assert client.get(f"/play/{person}").status_code == 200
     assert snapshot(demo_db) == before, "a GET changed the database"
