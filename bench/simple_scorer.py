@@ -58,7 +58,7 @@ def score(case):  # type: ignore[no-untyped-def]
     hands = [[card_of(c) for c in p.get("hand") or []] for p in players]
     species = case.get("species") or sorted({s for g in grids for s, _ in g.values()})
     out = []
-    for i, p in enumerate(players):
+    for p in players:
         out.append({"name": p["name"], "total": 0, "species": {}, "bonus": 0})
     for name in species:
         held = [[v for s, v in hand if s == name] for hand in hands]
@@ -75,8 +75,8 @@ def score(case):  # type: ignore[no-untyped-def]
             cells = [{"x": x, "y": y} for x, y in found[2]] if found else []
             out[i]["species"][name] = {"right": right, "points": points, "path": cells}
             out[i]["total"] += points
-    top = max((p["total"], len({s for s, _ in g.values()})) for p, g in zip(out, grids))
-    winners = [p["name"] for p, g in zip(out, grids) if (p["total"], len({s for s, _ in g.values()})) == top]
+    top = max((p["total"], len({s for s, _ in g.values()})) for p, g in zip(out, grids, strict=True))
+    winners = [p["name"] for p, g in zip(out, grids, strict=True) if (p["total"], len({s for s, _ in g.values()})) == top]
     return {"players": out, "winners": winners}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from .cards import Card
 from .errors import ArboretumShapeError, DuplicateCardError, PlacementError
@@ -32,7 +32,7 @@ class Arboretum:
         self._frontier: set[Cell] | None = set()
 
     @classmethod
-    def from_cells(cls, cells: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]], owner: str = "arboretum") -> "Arboretum":
+    def from_cells(cls, cells: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]], owner: str = "arboretum") -> Arboretum:
         """Build a finished arboretum, refusing overlaps, repeated cards and broken shapes."""
         items = list(cells.items()) if isinstance(cells, Mapping) else list(cells)
         by_cell = dict(items)
@@ -46,7 +46,7 @@ class Arboretum:
         arboretum._frontier = None  # worked out when a card is next placed: scoring never needs it
         return arboretum
 
-    def copy(self) -> "Arboretum":
+    def copy(self) -> Arboretum:
         clone = Arboretum()
         clone._cells = dict(self._cells)
         clone._frontier = None if self._frontier is None else set(self._frontier)
@@ -145,13 +145,15 @@ def _refuse_repeats(items: list[tuple[Cell, Card]], owner: str) -> None:
 
 
 def _connected(cells: Mapping[Cell, Card]) -> bool:
+    # grown a ring at a time, the set operations doing the looking up
     start = next(iter(cells))
-    seen = {start}
-    stack = [start]
-    while stack:
-        x, y = stack.pop()
-        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-            if n in cells and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return len(seen) == len(cells)
+    remaining = set(cells)
+    remaining.discard(start)
+    ring = {start}
+    while ring and remaining:
+        around: set[Cell] = set()
+        for x, y in ring:
+            around.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+        ring = around & remaining
+        remaining -= ring
+    return not remaining

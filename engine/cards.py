@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Sequence
 
 from .errors import CardError
 
@@ -16,7 +16,7 @@ class Edition(str, Enum):
     E2010 = "2010"
 
     @classmethod
-    def parse(cls, text: str | int | "Edition") -> "Edition":
+    def parse(cls, text: str | int | Edition) -> Edition:
         if isinstance(text, Edition):
             return text
         for edition in cls:
@@ -101,7 +101,7 @@ class Card:
         return f"{self.species} {self.value}"
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         if not isinstance(text, str):
             raise CardError(f"card {text!r}: expected text like 'Oak 3'")
         match = _CARD_TEXT.match(text.strip())

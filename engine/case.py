@@ -5,8 +5,10 @@ Reading a case checks everything RULES.md §5 calls bad input and names what is 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from operator import itemgetter
+from typing import Any
 
 from .arboretum import Arboretum, Cell
 from .cards import VALUES, Card, Edition, edition_species, editions_of
@@ -139,17 +141,21 @@ def _read_player(entry: Any, index: int) -> tuple[str, list[tuple[Cell, Card]], 
         raise CaseError(f"{where}: hand must be a list of cards")
     # The usual card is read with one look-up in the table of every card there is; anything
     # else (text with extra spaces, a "card" key, a fault) goes the long way, which names faults.
-    known, known_texts = _KNOWN_CARDS, _KNOWN_TEXTS
+    known, known_texts, planted = _KNOWN_CARDS, _KNOWN_TEXTS, _PLANTED
     cells: list[tuple[Cell, Card]] = []
     for k, item in enumerate(arboretum):
         if type(item) is dict and "card" not in item:
-            x, y, species, value = item.get("x"), item.get("y"), item.get("species"), item.get("value")
-            # `type(...) is int` refuses True, which would otherwise find the card of value 1
-            if type(x) is int and type(y) is int and type(species) is str and type(value) is int:
-                card = known.get((species, value))
-                if card is not None:
-                    cells.append(((x, y), card))
-                    continue
+            try:
+                x, y, species, value = planted(item)
+            except KeyError:
+                pass
+            else:
+                # exact ints: JSON's true and 1.0 equal 1 and would find the card of value 1
+                if (type(x), type(y), type(value)) == _INTS:
+                    card = known.get((species, value)) if type(species) is str else None
+                    if card is not None:
+                        cells.append(((x, y), card))
+                        continue
         cells.append(_read_planted(item, f"{where}, arboretum card {k + 1}"))
     cards: list[Card] = []
     for k, item in enumerate(hand):
@@ -164,6 +170,8 @@ _KNOWN_CARDS: dict[tuple[str, int], Card] = {
     (species, value): Card(species, value) for edition in Edition for species in edition_species(edition) for value in VALUES
 }
 _KNOWN_TEXTS: dict[str, Card] = {str(card): card for card in _KNOWN_CARDS.values()}
+_PLANTED = itemgetter("x", "y", "species", "value")
+_INTS = (int, int, int)
 
 
 def _read_card(item: Any, where: str) -> Card:

@@ -13,7 +13,8 @@ import argparse
 import importlib
 import json
 import sys
-from typing import Callable, Mapping, Sequence, TextIO
+from collections.abc import Callable, Mapping, Sequence
+from typing import TextIO
 
 from .case import parse_case_text
 from .errors import ArboretumError
@@ -56,7 +57,7 @@ def _run_score(args: argparse.Namespace) -> int:
     return score_files(args.cases, sys.stdout, sys.stdin)
 
 
-def add_score_command(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_score_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     score = subparsers.add_parser(
         "score",
         help=ENGINE_COMMANDS["score"][0],

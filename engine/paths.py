@@ -7,10 +7,19 @@ one pass over the cells in rising value order instead of enumerating every walk.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .arboretum import Arboretum, Cell
 from .cards import Card
+
+_SPECIES = attrgetter("species")
+
+
+def _VALUE_OF_ITEM(item: tuple[Cell, Card]) -> int:
+    return item[1].value
+
 
 #: The bonus for a path ending on an 8: +2 in the standard and solo games, -2 in the draft.
 EIGHT_BONUS_STANDARD = 2
@@ -71,7 +80,7 @@ def is_path(arboretum: Arboretum, species: str, cells: tuple[Cell, ...]) -> bool
         return False
     if arboretum[cells[0]].species != species or arboretum[cells[-1]].species != species:
         return False
-    for a, b in zip(cells, cells[1:]):
+    for a, b in zip(cells, cells[1:], strict=False):
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 or arboretum[a].value >= arboretum[b].value:
             return False
     return True
@@ -85,55 +94,49 @@ class PathFinder:
     and a table often asks for nothing else), and shared by every species searched after it. The
     search runs on plain lists indexed by position in rising value order."""
 
-    __slots__ = ("_arboretum", "_counts", "_cells", "_cards", "_species", "_ones", "_eights", "_preds", "_spans")
+    __slots__ = ("_arboretum", "_counts", "_cells", "_cards", "_species", "_values", "_index", "_preds", "_spans")
     _cells: list[Cell]
     _cards: list[Card]
     _species: list[str]
-    _ones: list[bool]
-    _eights: list[bool]
-    _preds: list[list[int]]
+    _values: list[int]
+    _index: dict[Cell, int]
+    #: positions of the cards a path may come from into each card, worked out when first needed
+    _preds: list[list[int] | None]
 
     def __init__(self, arboretum: Arboretum) -> None:
         self._arboretum = arboretum
-        counts: dict[str, int] = {}
-        for card in arboretum.cards():
-            counts[card.species] = counts.get(card.species, 0) + 1
         #: cards of each species: one with fewer than two has no path, searched or not
-        self._counts = counts
-        self._spans: dict[str, tuple[int, int, int]] | None = None
+        self._counts = Counter(map(_SPECIES, arboretum.cards()))
+        self._spans: dict[str, tuple[int, int]] | None = None
 
     @property
     def species_count(self) -> int:
         """How many species the arboretum holds."""
         return len(self._counts)
 
-    def _build(self) -> dict[str, tuple[int, int, int]]:
+    def _build(self) -> dict[str, tuple[int, int]]:
         # values rise strictly along a path, so only the order of values matters (a species has
         # one card of each value, and predecessors are tried in neighbour order): sort by value
-        items = sorted(self._arboretum.items(), key=lambda item: item[1].value)
-        index = {cell: i for i, (cell, _) in enumerate(items)}
-        self._cells = [cell for cell, _ in items]
+        items = sorted(self._arboretum.items(), key=_VALUE_OF_ITEM)
+        self._cells = cells = [cell for cell, _ in items]
         self._cards = cards = [card for _, card in items]
-        self._species = [card.species for card in cards]
-        values = [card.value for card in cards]
-        self._ones = [value == 1 for value in values]
-        self._eights = [value == 8 for value in values]
-        self._preds = all_preds = []
-        get = index.get
-        for (x, y), value in zip(self._cells, values):
-            preds = []
-            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                j = get(n)
-                if j is not None and values[j] < value:
-                    preds.append(j)
-            all_preds.append(preds)
-        # (first, last, count) positions of each species: a path of it lies between them
-        spans: dict[str, tuple[int, int, int]] = {}
-        for i, name in enumerate(self._species):
-            first, _, count = spans.get(name, (i, i, 0))
-            spans[name] = (first, i, count + 1)
+        self._species = names = [card.species for card in cards]
+        self._values = [card.value for card in cards]
+        self._index = {cell: i for i, cell in enumerate(cells)}
+        self._preds = [None] * len(cells)
+        # (first, last) positions of each species: a path of it lies between them
+        spans: dict[str, tuple[int, int]] = {}
+        for i, name in enumerate(names):
+            spans[name] = (spans[name][0], i) if name in spans else (i, i)
         self._spans = spans
         return spans
+
+    def _preds_of(self, i: int) -> list[int]:
+        (x, y), values, get = self._cells[i], self._values, self._index.get
+        value = values[i]
+        preds = [j for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if (j := get(n)) is not None and values[j] < value]
+        self._preds[i] = preds
+        return preds
 
     def best_path(self, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> Path | None:
         """The highest-scoring path of ``species``, or None when there is none.
@@ -143,56 +146,59 @@ class PathFinder:
         if self._counts.get(species, 0) < 2:
             return None
         spans = self._spans if self._spans is not None else self._build()
-        first, last, _ = spans[species]
+        first, last = spans[species]
         n = len(self._cells)
-        names, ones, eights, all_preds = self._species, self._ones, self._eights, self._preds
-        # mixed[i]: the best (cards + 1-bonus, cards) over walks from a card of `species` ending at
-        # i, None if none; a pair, so that equal scores go to the longer walk (docs/rules.md).
-        # pure[i]: best (2 * cards + 1-bonus) over walks of `species` cards only ending at i (the
-        # length is in the number: a pure walk's score fixes its length).
-        mixed: list[tuple[int, int] | None] = [None] * n
+        names, values, all_preds = self._species, self._values, self._preds
+        # A walk from a card of `species` ending at i is worth (score, length), compared as a pair
+        # so that equal scores go to the longer walk (docs/rules.md):
+        # mixed_score[i], mixed_len[i]: the best such walk, score = cards + 1-bonus (-1: none);
+        # pure[i]: the best walk of `species` cards only, 2 * cards + 1-bonus (-1: none; its
+        # length is (pure + 1) // 2 - a pure walk's score fixes its length).
+        mixed_score = [-1] * n
+        mixed_len = [0] * n
         mixed_from = [-1] * n
         pure = [-1] * n
         pure_from = [-1] * n
-        best: tuple[int, int] = (-(10**9), 0)
+        best_score, best_len = -(10**9), 0
         best_end = best_prev = -1
         best_is_pure = False
         for i in range(first, last + 1):
             preds = all_preds[i]
-            top: tuple[int, int] | None = None
-            top_at = -1
+            if preds is None:
+                preds = self._preds_of(i)
+            top, top_len, top_at = -1, 0, -1
             for p in preds:
-                candidate = mixed[p]
-                if candidate is not None and (top is None or candidate > top):
-                    top, top_at = candidate, p
+                score = mixed_score[p]
+                if score > top or (score == top and mixed_len[p] > top_len):
+                    top, top_len, top_at = score, mixed_len[p], p
             if names[i] != species:
-                if top is not None:
-                    mixed[i], mixed_from[i] = (top[0] + 1, top[1] + 1), top_at
+                if top >= 0:
+                    mixed_score[i], mixed_len[i], mixed_from[i] = top + 1, top_len + 1, top_at
                 continue
-            end_bonus = eight_bonus if eights[i] else 0
-            if top is not None:
-                key = (top[0] + 1 + end_bonus, top[1] + 1)
-                if key > best:
-                    best, best_end, best_prev, best_is_pure = key, i, top_at, False
+            end_bonus = eight_bonus if values[i] == 8 else 0
+            if top >= 0:
+                score, length = top + 1 + end_bonus, top_len + 1
+                if score > best_score or (score == best_score and length > best_len):
+                    best_score, best_len, best_end, best_prev, best_is_pure = score, length, i, top_at, False
             top_pure = -1
             top_pure_at = -1
             for p in preds:
                 if pure[p] > top_pure:
                     top_pure, top_pure_at = pure[p], p
             if top_pure >= 6:  # at least 3 cards before this one: a pure path of 4 or more
-                key = (top_pure + 2 + end_bonus, (top_pure + 2) // 2)
-                if key > best:
-                    best, best_end, best_prev, best_is_pure = key, i, top_pure_at, True
+                score, length = top_pure + 2 + end_bonus, (top_pure + 2) // 2
+                if score > best_score or (score == best_score and length > best_len):
+                    best_score, best_len, best_end, best_prev, best_is_pure = score, length, i, top_pure_at, True
             # a walk may also start here (a card of value 1 has no card below it to come from)
-            start = (2, 1) if ones[i] else (1, 1)
-            if top is not None and (top[0] + 1, top[1] + 1) > start:
-                mixed[i], mixed_from[i] = (top[0] + 1, top[1] + 1), top_at
+            one = 1 if values[i] == 1 else 0
+            if top + 1 > 1 + one or (top + 1 == 1 + one and top_len + 1 > 1):
+                mixed_score[i], mixed_len[i], mixed_from[i] = top + 1, top_len + 1, top_at
             else:
-                mixed[i], mixed_from[i] = start, -1
+                mixed_score[i], mixed_len[i], mixed_from[i] = 1 + one, 1, -1
             if top_pure >= 0:
                 pure[i], pure_from[i] = top_pure + 2, top_pure_at
             else:
-                pure[i], pure_from[i] = 2 + (1 if ones[i] else 0), -1
+                pure[i], pure_from[i] = 2 + one, -1
 
         if best_end < 0:
             return None

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import json.encoder
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Sequence
+from typing import ClassVar
 
 from .arboretum import Arboretum
 from .cards import Card
@@ -121,6 +123,19 @@ class TableScore:
         return f'{{"players": [{", ".join(players)}], "winners": [{winners}]}}'
 
 
+def _hand_sums(hand: Sequence[Card]) -> tuple[dict[str, int], set[str], set[str]]:
+    """A hand's sum of values by species, and the species of its 1s and of its 8s."""
+    sums: dict[str, int] = {}
+    ones, eights = set(), set()
+    for card in hand:
+        sums[card.species] = sums.get(card.species, 0) + card.value
+        if card.value == 1:
+            ones.add(card.species)
+        elif card.value == 8:
+            eights.add(card.species)
+    return sums, ones, eights
+
+
 #: a JSON string literal exactly as ``json.dumps(..., ensure_ascii=False)`` writes one
 _json_text: Callable[[str], str] = json.encoder.encode_basestring
 
@@ -132,15 +147,21 @@ class ScoringRules:
     eight_bonus: ClassVar[int] = EIGHT_BONUS_STANDARD
     #: a tie on points goes to the player with the most species in their arboretum
     species_tiebreak: ClassVar[bool] = True
+    #: whether a species may score without the right to it (the draft's flat 2); when not, a
+    #: species without the right is not searched at all
+    scores_without_right: ClassVar[bool] = False
 
-    def claims(self, seats: Sequence[Seat], holdings: Sequence[dict[str, list[int]]], species: str) -> list[int]:
-        """Each seat's sum for the right to score ``species``: the hand, where an 8 counts 0 if a
-        different player holds that species' 1. ``holdings`` lists each seat's hand values by species."""
-        held = [h.get(species, ()) for h in holdings]
-        one_holders = sum(1 for values in held if 1 in values)
+    def claims(self, seats: Sequence[Seat], species: Sequence[str]) -> list[list[int]]:
+        """For each of ``species``, each seat's sum for the right to score it: the hand, where an 8
+        counts 0 if a different player holds that species' 1."""
+        hands = [_hand_sums(seat.hand) for seat in seats]
+        one_holders = Counter(name for _, ones, _ in hands for name in ones)
         return [
-            sum(values) - (8 if 8 in values and one_holders - (1 in values) > 0 else 0)
-            for values in held
+            [
+                sums.get(name, 0) - (8 if name in eights and one_holders[name] - (name in ones) > 0 else 0)
+                for sums, ones, eights in hands
+            ]
+            for name in species
         ]
 
     def rights(self, seats: Sequence[Seat], species: str, claims: list[int]) -> list[bool]:
@@ -182,20 +203,19 @@ class ScoringRules:
         self.check_seats(seats)
         # one path finder per arboretum, asked for every species (it searches only what needs it)
         finders = [PathFinder(seat.arboretum) for seat in seats]
-        holdings: list[dict[str, list[int]]] = []
-        for seat in seats:
-            by_species: dict[str, list[int]] = {}
-            for card in seat.hand:
-                by_species.setdefault(card.species, []).append(card.value)
-            holdings.append(by_species)
         per_player: list[dict[str, SpeciesScore]] = [{} for _ in seats]
-        for name in species:
-            claims = self.claims(seats, holdings, name)
+        without_right = self.scores_without_right
+        nothing = _NOTHING_SCORED
+        for name, claims in zip(species, self.claims(seats, species), strict=True):
             rights = self.rights(seats, name, claims)
             for i, seat in enumerate(seats):
-                per_player[i][name] = self.species_score(seat, name, rights[i], claims[i], finders[i])
+                if rights[i] or without_right:
+                    score = self.species_score(seat, name, rights[i], claims[i], finders[i])
+                else:
+                    score = nothing.get((name, False, claims[i])) or nothing_scored(name, False, claims[i])
+                per_player[i][name] = score
         players = []
-        for seat, scores, finder in zip(seats, per_player, finders):
+        for seat, scores, finder in zip(seats, per_player, finders, strict=True):
             bonus = self.bonus(seat)
             players.append(
                 PlayerScore(
@@ -238,6 +258,7 @@ class DraftScoring(ScoringRules):
 
     name = "draft"
     eight_bonus = EIGHT_BONUS_DRAFT
+    scores_without_right = True
 
     def __init__(self, rounds: int) -> None:
         self.rounds = rounds
@@ -246,8 +267,14 @@ class DraftScoring(ScoringRules):
     def picks(self) -> int:
         return 7 * self.rounds
 
-    def claims(self, seats: Sequence[Seat], holdings: Sequence[dict[str, list[int]]], species: str) -> list[int]:
-        return [seat.arboretum.species_sum(species) for seat in seats]
+    def claims(self, seats: Sequence[Seat], species: Sequence[str]) -> list[list[int]]:
+        sums = []
+        for seat in seats:
+            by_species: dict[str, int] = {}
+            for card in seat.arboretum.cards():
+                by_species[card.species] = by_species.get(card.species, 0) + card.value
+            sums.append(by_species)
+        return [[seat_sums.get(name, 0) for seat_sums in sums] for name in species]
 
     def species_score(self, seat: Seat, species: str, right: bool, claim: int, finder: PathFinder) -> SpeciesScore:
         path = finder.best_path(species, self.eight_bonus)
@@ -277,11 +304,13 @@ class SoloScoring(ScoringRules):
 
     name = "solo"
 
-    def claims(self, seats: Sequence[Seat], holdings: Sequence[dict[str, list[int]]], species: str) -> list[int]:
-        mine, qs = (h.get(species, []) for h in holdings)
+    def claims(self, seats: Sequence[Seat], species: Sequence[str]) -> list[list[int]]:
+        (mine, my_ones, _), (qs, _, q_eights) = (_hand_sums(seat.hand) for seat in seats)
         # the exception works one way only: the player's 1 cancels Q's 8, never the reverse
-        cancelled = 8 if 8 in qs and 1 in mine else 0
-        return [sum(mine), sum(qs) - cancelled]
+        return [
+            [mine.get(name, 0), qs.get(name, 0) - (8 if name in q_eights and name in my_ones else 0)]
+            for name in species
+        ]
 
     def rights(self, seats: Sequence[Seat], species: str, claims: list[int]) -> list[bool]:
         rights = super().rights(seats, species, claims)
@@ -328,7 +357,9 @@ def rules_for(name: str, players: int, rounds: int | None = None) -> ScoringRule
     return RULE_SETS[name]()
 
 
-def score_table(rules: str | ScoringRules, seats: Sequence[Seat], species: Sequence[str], rounds: int | None = None) -> TableScore:
+def score_table(
+    rules: str | ScoringRules, seats: Sequence[Seat], species: Sequence[str], rounds: int | None = None
+) -> TableScore:
     """Score a finished table: every species in play for every seat, bonus, totals, winners."""
     rule_set = rules if isinstance(rules, ScoringRules) else rules_for(rules, len(seats), rounds)
     return rule_set.score(seats, species)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> "Flask":
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app (see :func:`organizer.app.create_app`); ``flask --app organizer`` and
     ``gunicorn 'organizer:create_app()'`` find it here."""
     from .app import create_app as build

@@ -10,7 +10,7 @@ Names: ``organizer/cli.py`` holds the ``flask --app organizer`` commands; a pack
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from engine.cli import ENGINE_COMMANDS, Command, build_parser, run
 

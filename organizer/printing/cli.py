@@ -57,7 +57,7 @@ def run_scorepad(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_scorepad_command(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_scorepad_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     # Values are checked by the handler rather than argparse ``choices`` so every mistake gets
     # the same plain sentence the web app shows.
     parser = subparsers.add_parser(

@@ -54,7 +54,7 @@ def random_case(rng: random.Random) -> dict[str, Any]:
         hand, deck = deck[:7], deck[7:]
         planted, deck = deck[:size], deck[size:]
         arboretum = [
-            {"x": x, "y": y, "species": s, "value": v} for (x, y), (s, v) in zip(_grow(rng, size), planted)
+            {"x": x, "y": y, "species": s, "value": v} for (x, y), (s, v) in zip(_grow(rng, size), planted, strict=True)
         ]
         players.append({"name": f"Player {i + 1}", "arboretum": arboretum,
                         "hand": [f"{s} {v}" for s, v in hand]})
@@ -79,7 +79,7 @@ def varied_case(rng: random.Random) -> dict[str, Any]:
         planted, deck = deck[:size], deck[size:]
         cells = _grow(rng, size) if size else []
         arboretum = [{"x": x, "y": y, "card": f"{s} {v}"} if rng.random() < 0.3 else
-                     {"x": x, "y": y, "species": s, "value": v} for (x, y), (s, v) in zip(cells, planted)]
+                     {"x": x, "y": y, "species": s, "value": v} for (x, y), (s, v) in zip(cells, planted, strict=True)]
         entries.append({"name": f"P{i}", "arboretum": arboretum,
                         "hand": [{"species": s, "value": v} if rng.random() < 0.3 else f"{s} {v}" for s, v in hand]})
     case: dict[str, Any] = {"rules": rules, "players": entries}

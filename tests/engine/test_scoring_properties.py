@@ -38,7 +38,7 @@ def test_scores_add_up_and_explain_themselves(seed: int, rules: str, players: in
         players = 2
     seats, species = random_table(seed, rules, players)
     result = score_table(rules, seats, species)
-    for seat, player in zip(seats, result.players):
+    for seat, player in zip(seats, result.players, strict=True):
         assert player.total == sum(s.points for s in player.species.values()) + player.bonus
         for name, s in player.species.items():
             assert 0 <= s.points <= 19
