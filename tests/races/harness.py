@@ -256,7 +256,7 @@ def simultaneously(*calls: Callable[[], Reply]) -> list[Reply]:
         try:
             barrier.wait(timeout=30)
             replies[index] = call()
-        except BaseException as error:  # re-raised below, in the test's thread
+        except Exception as error:  # noqa: BLE001 - re-raised below, in the test's thread
             replies[index] = error
 
     threads = [threading.Thread(target=run, args=(i, c), daemon=True) for i, c in enumerate(calls)]
@@ -265,7 +265,7 @@ def simultaneously(*calls: Callable[[], Reply]) -> list[Reply]:
     for thread in threads:
         thread.join(timeout=120)
     for reply in replies:
-        if isinstance(reply, BaseException):
+        if isinstance(reply, Exception):
             raise reply
     return replies
 
@@ -273,7 +273,7 @@ def simultaneously(*calls: Callable[[], Reply]) -> list[Reply]:
 def server_errors(replies: Sequence[Reply], what: Sequence[str] = ()) -> list[str]:
     """A 5xx is a fault whatever raced it."""
     names = list(what) + [f"request {i + 1}" for i in range(len(what), len(replies))]
-    return [f"{name} answered {reply.status}" for name, reply in zip(names, replies) if reply.status >= 500]
+    return [f"{name} answered {reply.status}" for name, reply in zip(names, replies, strict=True) if reply.status >= 500]
 
 
 def run_trials(trial: Callable[[int], list[str]], trials: int | None = None) -> None:

@@ -14,8 +14,7 @@ from sqlmodel import Session
 
 from organizer.models import Event
 from tests.faults.harness import Client, Reply
-from tests.races.harness import (DEMO_EVENT, Form, RaceServer, fetch_form, run_trials, server_errors,
-                                 simultaneously, submit)
+from tests.races.harness import DEMO_EVENT, Form, RaceServer, fetch_form, run_trials, server_errors, simultaneously, submit
 
 EDIT = f"/events/{DEMO_EVENT}/edit"
 STALE = "changed since you opened it; nothing was saved"

@@ -21,9 +21,23 @@ from sqlmodel import select
 
 from organizer.models import GameTable, Round
 from tests.faults.harness import Client, Reply
-from tests.races.harness import (DEMO_EVENT, awaits_confirmation, RaceServer, correction_form, enter_fresh_result, fetch_form, figures,
-                                 result_of_table, result_problems, run_trials, seat_ids_of, server_errors,
-                                 simultaneously, submit, table_path)
+from tests.races.harness import (
+    DEMO_EVENT,
+    RaceServer,
+    awaits_confirmation,
+    correction_form,
+    enter_fresh_result,
+    fetch_form,
+    figures,
+    result_of_table,
+    result_problems,
+    run_trials,
+    seat_ids_of,
+    server_errors,
+    simultaneously,
+    submit,
+    table_path,
+)
 
 HX = {"HX-Request": "true"}  # the tablet's tap: only the result part of the page comes back
 TABLE = 2  # the demo's table 2: a result entered, waiting for confirmation
@@ -142,7 +156,8 @@ def test_last_two_players_confirming_together(race_server: RaceServer, devices: 
         for seat in seats[:-2]:
             form = fetch_form(race_server.admin, table.path, "/confirm", seat=str(seat))
             assert submit(race_server.admin, form, headers=HX).status == 200
-        taps = [fetch_form(client, table.path, "/confirm", seat=str(seat)) for client, seat in zip(devices, seats[-2:])]
+        taps = [fetch_form(client, table.path, "/confirm", seat=str(seat))
+                for client, seat in zip(devices, seats[-2:], strict=True)]
         replies = simultaneously(lambda: submit(first, taps[0]), lambda: submit(second, taps[1]))
         problems = server_errors(replies, ["the first tap", "the second tap"])
         with race_server.session() as session:

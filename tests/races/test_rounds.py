@@ -12,7 +12,6 @@ devices against gunicorn with several worker processes.
 
 from __future__ import annotations
 
-
 from typing import Any
 
 import pytest
@@ -20,9 +19,21 @@ from sqlmodel import Session, col, select
 
 from organizer.models import AuditEntry, GameTable, Player, Result, Round, Seat
 from tests.faults.harness import Client
-from tests.races.harness import (DEMO_EVENT, RaceServer, correction_form, enter_fresh_result, fetch_form, figures,
-                                 result_problems, run_trials, server_errors, simultaneously, submit, table_path,
-                                 without_rounds)
+from tests.races.harness import (
+    DEMO_EVENT,
+    RaceServer,
+    correction_form,
+    enter_fresh_result,
+    fetch_form,
+    figures,
+    result_problems,
+    run_trials,
+    server_errors,
+    simultaneously,
+    submit,
+    table_path,
+    without_rounds,
+)
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +186,7 @@ def test_two_proposals_at_once(race_server: RaceServer, devices: tuple[Client, C
     def trial(index: int) -> list[str]:
         forms = [fetch_form(client, index_path, "/propose") for client in devices]
         replies = simultaneously(*(lambda c=client, f=form: submit(c, f, seed=str(index))
-                                   for client, form in zip(devices, forms)))
+                                   for client, form in zip(devices, forms, strict=True)))
         problems = server_errors(replies, ["one proposal", "the other"])
         with race_server.session() as session:
             rounds = _rounds(session, event_id)
