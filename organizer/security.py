@@ -3,6 +3,10 @@ live tables' fast poll (:mod:`.live_fastpoll`), which answers before Flask does.
 
 from __future__ import annotations
 
+import io
+from collections.abc import Iterable
+from typing import Any
+
 from flask import Flask, Response, request
 from werkzeug.exceptions import BadRequest
 
@@ -59,9 +63,41 @@ def refuse_nul() -> None:
         raise NulInRequest()
 
 
+class ChunkedBodyLimit:
+    """WSGI middleware: a request body sent in chunks (no Content-Length) is read here, up to
+    one byte over MAX_CONTENT_LENGTH, and handed on with its length. Werkzeug would otherwise
+    read such a body only up to the limit and stop there silently (under gunicorn, which sets
+    ``wsgi.input_terminated``), so an oversized upload was cut short and used. One byte over
+    the limit gives the app a Content-Length it refuses with 413, like any oversized body."""
+
+    def __init__(self, wsgi_app: Any, app: Flask) -> None:
+        self.wsgi_app = wsgi_app
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if limit is not None and chunked and not environ.get("CONTENT_LENGTH"):
+            stream = environ["wsgi.input"]
+            parts: list[bytes] = []
+            size = 0
+            while size <= limit:
+                part = stream.read(min(64 * 1024, limit + 1 - size))
+                if not part:
+                    break
+                parts.append(part)
+                size += len(part)
+            environ["wsgi.input"] = io.BytesIO(b"".join(parts))
+            environ["CONTENT_LENGTH"] = str(size)
+            # Werkzeug ignores Content-Length while the request says it is chunked
+            del environ["HTTP_TRANSFER_ENCODING"]
+        return self.wsgi_app(environ, start_response)  # type: ignore[no-any-return]
+
+
 def init_app(app: Flask) -> None:
     https = bool(app.config["HTTPS"])
     app.before_request(refuse_nul)
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)  # type: ignore[method-assign]
 
     @app.after_request
     def add_headers(response: Response) -> Response:
