@@ -7,7 +7,8 @@ the pages "n of N" once the total is known."""
 from __future__ import annotations
 
 import io
-from typing import Any, Callable
+from functools import lru_cache
+from typing import Any, Callable, Sequence
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -16,11 +17,13 @@ from reportlab.platypus import (
     BaseDocTemplate, Flowable, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph, Spacer, Table,
     TableStyle,
 )
+from reportlab.pdfbase.pdfmetrics import getAscentDescent
 from reportlab.pdfgen.canvas import Canvas
 from xml.sax.saxutils import escape
 
 from .fonts import BOLD, REGULAR, register_fonts, safe_text
-from .layout import INK, MARGIN, MUTED, PRODUCER, RULE, SHADE, paper_size
+from .layout import INK, MARGIN, MUTED, PRODUCER, RULE, SHADE, fit_text, paper_size, split_lines
+from .paged import PagedTable
 
 PageDrawer = Callable[[Canvas, float, float], None]
 
@@ -33,6 +36,15 @@ CELL_BOLD = ParagraphStyle("cellbold", parent=CELL, fontName=BOLD)
 #: Header cells that may wrap (player names over columns): white on the dark header row.
 CELL_HEAD = ParagraphStyle("cellhead", parent=CELL, fontName=BOLD, fontSize=8.5, leading=10, textColor=colors.white)
 NOTE = ParagraphStyle("note", fontName=REGULAR, fontSize=8, leading=10, textColor=MUTED, spaceBefore=6)
+
+
+#: The size of a cell's note under its text (markup's "small").
+NOTE_SIZE = 7
+
+
+@lru_cache(maxsize=64)
+def ascent(font: str, size: float) -> float:
+    return float(getAscentDescent(font, size)[0])
 
 
 def para(text: object, style: ParagraphStyle = BODY) -> Paragraph:
@@ -48,7 +60,7 @@ def markup(fragments: list[tuple[str, str]], style: ParagraphStyle = CELL) -> Pa
         if kind == "b":
             out.append(f"<b>{safe}</b>")
         elif kind == "small":
-            out.append(f'<font size="7" color="#6b6b6b">{safe}</font>')
+            out.append(f'<font size="{NOTE_SIZE}" color="#6b6b6b">{safe}</font>')
         elif kind == "br":
             out.append("<br/>")
         else:
@@ -56,10 +68,42 @@ def markup(fragments: list[tuple[str, str]], style: ParagraphStyle = CELL) -> Pa
     return Paragraph("".join(out), style)
 
 
-def list_table(rows: list[list[Any]], widths: list[float], numeric_columns: tuple[int, ...] = (),
-               zebra: bool = True, bold_first_column: bool = False) -> Table:
-    """A table whose header row repeats on every page it runs onto."""
-    table = Table(rows, colWidths=widths, repeatRows=1)
+class CellText(Flowable):
+    """A table cell's text drawn straight on the canvas: one line, shrunk to fit the column,
+    then an optional small grey note wrapped below it (as ``markup`` would show them).
+
+    A Paragraph parses markup and breaks lines each time a table measures or draws it; over the
+    thousands of cells of a big event's lists that was most of their time."""
+
+    def __init__(self, text: str, font: str = REGULAR, note: str | None = None, size: float = CELL.fontSize,
+                 leading: float = CELL.leading, min_size: float = 6.0) -> None:
+        super().__init__()
+        self._text, self._font, self._note = text, font, note
+        self._size, self._leading, self._min_size = size, leading, min_size
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self._shown, self._used = fit_text(self._text, self._font, self._size, availWidth, self._min_size)
+        self._notes = split_lines(safe_text(self._note), REGULAR, NOTE_SIZE, availWidth) if self._note else ()
+        self.width, self.height = availWidth, self._leading * (1 + len(self._notes))
+        return self.width, self.height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        baseline = self.height - ascent(self._font, self._used)
+        canvas.setFillColor(INK)
+        canvas.setFont(self._font, self._used)
+        canvas.drawString(0, baseline, self._shown)
+        if self._notes:
+            canvas.setFillColor(MUTED)
+            canvas.setFont(REGULAR, NOTE_SIZE)
+            for line in self._notes:
+                baseline -= self._leading
+                canvas.drawString(0, baseline, line)
+
+
+def list_style(numeric_columns: tuple[int, ...] = (), zebra: bool = True,
+               bold_first_column: bool = False) -> list[tuple[Any, ...]]:
+    """A list's look: dark header row, ruled rows, figures right-aligned, optional zebra."""
     style: list[tuple[Any, ...]] = [
         ("FONT", (0, 0), (-1, 0), BOLD, 8.5),
         ("FONT", (0, 1), (-1, -1), REGULAR, 9.5),
@@ -76,8 +120,24 @@ def list_table(rows: list[list[Any]], widths: list[float], numeric_columns: tupl
         style.append(("ALIGN", (column, 0), (column, -1), "RIGHT"))
     if zebra:
         style.append(("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, SHADE]))
-    table.setStyle(TableStyle(style))
+    return style
+
+
+def list_table(rows: list[list[Any]], widths: list[float], numeric_columns: tuple[int, ...] = (),
+               zebra: bool = True, bold_first_column: bool = False) -> Table:
+    """A table whose header row repeats on every page it runs onto (for lists of a page or so;
+    :func:`long_list` for any length)."""
+    table = Table(rows, colWidths=widths, repeatRows=1)
+    table.setStyle(TableStyle(list_style(numeric_columns, zebra, bold_first_column)))
     return table
+
+
+def long_list(rows: list[list[Any]], widths: list[float], numeric_columns: tuple[int, ...] = (),
+              zebra: bool = True, style: Sequence[tuple[Any, ...]] = (),
+              groups: Sequence[int] | None = None) -> PagedTable:
+    """A list table of any length, looking as :func:`list_table` with ``style`` added, laid
+    out a frame at a time; ``groups``: the first row of each run of rows kept on one page."""
+    return PagedTable(rows, widths, list_style(numeric_columns, zebra) + list(style), groups)
 
 
 def skip_footer(canvas: Canvas) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 from fractions import Fraction
+from functools import lru_cache
 from itertools import groupby
 from typing import Iterable
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -68,9 +70,16 @@ def species_hex(edition: Edition, species: str) -> str:
     raise PrintingError(f"species {species!r} is not in the {edition.value} edition")
 
 
+@lru_cache(maxsize=256)
+def hex_color(hex_value: str) -> colors.Color:
+    """The colour of a "#rrggbb" value, parsed once (a score sheet paints a card many times)."""
+    return colors.HexColor(hex_value)
+
+
+@lru_cache(maxsize=256)
 def luminance(hex_value: str) -> float:
     """Relative luminance (WCAG) of a colour, to pick legible text on it."""
-    color = colors.HexColor(hex_value)
+    color = hex_color(hex_value)
 
     def channel(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
@@ -103,8 +112,11 @@ def format_number(value: Number) -> str:
     return f"{as_float:.2f}".rstrip("0").rstrip(".")
 
 
+@lru_cache(maxsize=16384)
 def fit_text(text: str, font: str, size: float, width: float, min_size: float = 6.0) -> tuple[str, float]:
-    """Shrink the font down to ``min_size`` to fit ``width``; then cut with an ellipsis."""
+    """Shrink the font down to ``min_size`` to fit ``width``; then cut with an ellipsis.
+
+    Cached: a pack fits the same event name, round and species labels on thousands of pages."""
     text = safe_text(text)
     while size > min_size and stringWidth(text, font, size) > width:
         size -= 0.5
@@ -113,6 +125,13 @@ def fit_text(text: str, font: str, size: float, width: float, min_size: float = 
     while text and stringWidth(text + "…", font, size) > width:
         text = text[:-1]
     return text.rstrip() + "…", size
+
+
+@lru_cache(maxsize=1024)
+def split_lines(text: str, font: str, size: float, width: float) -> tuple[str, ...]:
+    """``text`` broken into lines of at most ``width``; cached, as the same notes are printed
+    on every scorepad and slip."""
+    return tuple(simpleSplit(text, font, size, width))
 
 
 def draw_fitted(
@@ -133,27 +152,28 @@ def draw_fitted(
 def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
     """A QR code of ``url`` filling the square at (x, y) of side ``size``, quiet zone included.
 
-    The widget's own drawing makes one shape object per dark run and costs ~0.1 s a code; the
-    same runs added to a single path are drawn in a millisecond, which matters for a round
-    pack of a few hundred slips."""
+    Every dark run of a row is one rectangle of a single path, written in module units under
+    one transform: a pack of 5,000 codes would otherwise format a million coordinates (and the
+    widget's own drawing, one shape per run, costs ~0.1 s a code). One fill of one path shows no
+    seam between neighbouring runs."""
     modules = qr_modules(url)
     border = 4
     box = size / (len(modules) + 2 * border)
-    path = canvas.beginPath()
+    runs: list[str] = []
     for r, row in enumerate(modules):
-        top = y + size - (r + border + 1) * box
         c = 0
         for dark, run in groupby(row):
             count = len(list(run))
             if dark:
-                # A hair of overlap so no white seam shows between neighbouring runs.
-                path.rect(x + (c + border) * box, top - 0.02, count * box + 0.02, box + 0.04)
+                runs.append(f"{c} {r} {count} 1 re")
             c += count
     canvas.saveState()
     canvas.setFillColor(colors.white)
     canvas.rect(x, y, size, size, stroke=0, fill=1)
     canvas.setFillColor(colors.black)
-    canvas.drawPath(path, stroke=0, fill=1)
+    # Module (column c, row r) at its place from the top left corner inside the quiet zone.
+    canvas.transform(box, 0, 0, -box, x + border * box, y + size - border * box)
+    canvas.addLiteral(" ".join(runs) + " f")
     canvas.restoreState()
 
 
@@ -187,8 +207,8 @@ def page_footer(canvas: Canvas, width: float, left: str, page_label: str) -> Non
 
 def swatch(canvas: Canvas, x: float, y: float, size: float, hex_value: str) -> None:
     canvas.saveState()
-    canvas.setFillColor(colors.HexColor(hex_value))
-    canvas.setStrokeColor(INK if needs_border(hex_value) else colors.HexColor(hex_value))
+    canvas.setFillColor(hex_color(hex_value))
+    canvas.setStrokeColor(INK if needs_border(hex_value) else hex_color(hex_value))
     canvas.setLineWidth(0.6)
     canvas.roundRect(x, y, size, size, size * 0.18, stroke=1, fill=1)
     canvas.restoreState()

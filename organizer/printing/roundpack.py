@@ -5,9 +5,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Spacer
 
@@ -15,11 +13,11 @@ from engine.cards import Edition, edition_species, species_count
 from engine.errors import CardError
 
 from .data import RoundPackData, SeatInfo, TableInfo
-from .documents import CELL, NOTE, SUBTITLE, TITLE, Story, build, list_table, markup, para, skip_footer
+from .documents import NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para, skip_footer
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
 from .layout import (
-    INK, MUTED, RULE, check_species, check_url, draw_fitted, draw_qr, fit_text, paper_size, parse_edition,
+    INK, MUTED, RULE, check_species, check_url, draw_fitted, draw_qr, paper_size, parse_edition, split_lines,
 )
 from .scorepad import ScorepadHeader, draw_scorepad_page
 
@@ -96,15 +94,10 @@ def sort_key(name: str) -> tuple[str, str]:
     return "".join(c for c in folded if not unicodedata.combining(c)), name
 
 
-def seat_cell(seat: SeatInfo, width: float) -> object:
+def seat_cell(seat: SeatInfo) -> CellText:
     """A name on one line (shrunk to fit rather than wrapped, so it reads at a glance)."""
     marks = [text for text, on in (("start player", seat.is_start), ("dealer", seat.is_dealer)) if on]
-    shown, size = fit_text(seat.player, BOLD, CELL.fontSize, width, min_size=6)
-    style = CELL if size == CELL.fontSize else ParagraphStyle("fitted", parent=CELL, fontSize=size)
-    parts: list[tuple[str, str]] = [("b", shown)]
-    if marks:
-        parts += [("br", ""), ("small", " · ".join(marks))]
-    return markup(parts, style)
+    return CellText(seat.player, BOLD, note=" · ".join(marks) or None)
 
 
 def slip_order(count: int, per_page: int) -> list[list[int | None]]:
@@ -138,7 +131,7 @@ def _draw_slip(canvas: Canvas, x: float, y: float, w: float, h: float, slip: Sli
         draw_fitted(canvas, x + pad, top - 70, " · ".join(marks), text_width, size=9)
     canvas.setFillColor(MUTED)
     canvas.setFont(REGULAR, 7)
-    lines = simpleSplit("Scan to open your hand on your phone. This link is yours alone: do not share it.",
+    lines = split_lines("Scan to open your hand on your phone. This link is yours alone: do not share it.",
                         REGULAR, 7, text_width)
     for index, line in enumerate(lines):
         canvas.drawString(x + pad, y + pad + 6 + (len(lines) - 1 - index) * 8.5, line)
@@ -206,20 +199,20 @@ def round_pack(data: RoundPackData) -> bytes:
     rows: list[list[object]] = [list[object](["Table"] + [f"Seat {n}" for n in range(1, widest + 1)])]
     for table in tables:
         seats = sorted(table.seats, key=lambda s: s.seat)
-        label = markup([("b", str(table.number))] + ([("br", ""), ("small", "digital")] if table.digital else []))
-        rows.append([label] + [seat_cell(s, seat_col - 13) for s in seats] + [""] * (widest - len(seats)))
+        label = CellText(str(table.number), BOLD, note="digital" if table.digital else None)
+        rows.append([label] + [seat_cell(s) for s in seats] + [""] * (widest - len(seats)))
     story.flow(para(f"Seating: round {data.round_number}", TITLE),
                para(f"{safe_text(data.event)} · {subtitle}", SUBTITLE),
-               list_table(rows, [table_col] + [seat_col] * widest),
+               long_list(rows, [table_col] + [seat_col] * widest),
                para("Each table plays in seat order starting with the start player.", NOTE))
 
     # Find your table: alphabetical, two columns per page
     everyone = sorted(((s.player, t.number, s.seat) for t in tables for s in t.seats), key=lambda r: sort_key(r[0]))
     column_width = (usable - 8 * mm) / 2
     find_rows: list[list[object]] = [["Name", "Table", "Seat"]]
-    find_rows += [[para(name, CELL), str(number), str(seat)] for name, number, seat in everyone]
+    find_rows += [[CellText(name), str(number), str(seat)] for name, number, seat in everyone]
     story.flow(para("Find your table", TITLE), para(f"{round_title} · {subtitle}", SUBTITLE), Spacer(1, 2),
-               list_table(find_rows, [column_width - 30 * mm, 16 * mm, 14 * mm], numeric_columns=(1, 2)),
+               long_list(find_rows, [column_width - 30 * mm, 16 * mm, 14 * mm], numeric_columns=(1, 2)),
                columns=True)
 
     # One scorepad per table

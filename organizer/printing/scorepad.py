@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import Edition, edition_species
@@ -16,7 +15,7 @@ from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
 from .layout import (
     INK, MARGIN, MUTED, PAPER_NAMES, RULE, SHADE, draw_fitted, fit_text, draw_qr, new_canvas, page_footer,
-    paper_size, parse_edition, species_hex, swatch,
+    paper_size, parse_edition, species_hex, split_lines, swatch,
 )
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -112,7 +111,7 @@ def draw_scorepad_page(
         rows.append(("Species in arboretum (tie-break)", None, False))
     rows.append(("Place", None, False))
 
-    footer_lines = simpleSplit(rules_reminder(game_format), REGULAR, 7.5, width - 2 * MARGIN)
+    footer_lines = split_lines(rules_reminder(game_format), REGULAR, 7.5, width - 2 * MARGIN)
     notes_height = 14 + 10.5 * len(footer_lines) + (12 if header is None or header.left_out else 0) + 24
     grid_bottom = MARGIN + 8 * mm + notes_height
     name_height = 20 * mm if header else 16 * mm
@@ -187,7 +186,7 @@ def draw_scorepad_page(
                     width - 2 * MARGIN, size=8.5, bold=True)
         y -= 12
     canvas.setFont(REGULAR, 8.5)
-    for line in simpleSplit(tie_break_text(edition, game_format), REGULAR, 8.5, width - 2 * MARGIN):
+    for line in split_lines(tie_break_text(edition, game_format), REGULAR, 8.5, width - 2 * MARGIN):
         canvas.drawString(left, y, line)
         y -= 11
     y -= 2

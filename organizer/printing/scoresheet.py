@@ -15,7 +15,7 @@ from .documents import CELL, CELL_BOLD, CELL_HEAD, HEADING, NOTE, SUBTITLE, TITL
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
 from .layout import (
-    INK, MARGIN, MUTED, RULE, SHADE, check_species, draw_fitted, paper_size, parse_edition, species_hex,
+    INK, MARGIN, MUTED, RULE, SHADE, check_species, draw_fitted, hex_color, paper_size, parse_edition, species_hex,
     swatch, text_on,
 )
 from .scorepad import rules_reminder, tie_break_text
@@ -115,7 +115,7 @@ def check_score_sheet(data: ScoreSheetData) -> tuple[Edition, tuple[str, ...]]:
 
 def draw_card(canvas: Canvas, x: float, y: float, size: float, species: str, value: int, hex_value: str,
               show_name: bool = True) -> None:
-    fill = colors.HexColor(hex_value)
+    fill = hex_color(hex_value)
     ink = text_on(hex_value)
     canvas.saveState()
     canvas.setFillColor(fill)
@@ -164,7 +164,7 @@ def draw_arboretum(canvas: Canvas, player: PlayerSheet, edition: Edition, x: flo
         canvas.saveState()
         canvas.setLineCap(1)
         canvas.setLineJoin(1)
-        for colour, line_width in ((INK, width + 3.2), (colors.white, width + 1.6), (colors.HexColor(hex_value), width)):
+        for colour, line_width in ((INK, width + 3.2), (colors.white, width + 1.6), (hex_color(hex_value), width)):
             canvas.setStrokeColor(colour)
             canvas.setLineWidth(line_width)
             line = canvas.beginPath()
@@ -173,7 +173,7 @@ def draw_arboretum(canvas: Canvas, player: PlayerSheet, edition: Edition, x: flo
                 line.lineTo(*point)
             canvas.drawPath(line, stroke=1, fill=0)
         for (px, py), radius in ((points[0], width * 0.9), (points[-1], width * 1.3)):
-            canvas.setFillColor(colors.HexColor(hex_value))
+            canvas.setFillColor(hex_color(hex_value))
             canvas.setStrokeColor(INK)
             canvas.setLineWidth(1.2)
             canvas.circle(px, py, radius, stroke=1, fill=1)
@@ -311,7 +311,7 @@ def score_sheet(data: ScoreSheetData) -> bytes:
         ("ALIGN", (2, 0), (-1, 0), "RIGHT"),
     ]
     for row_index, species in enumerate(in_play, start=1):
-        matrix_style.append(("BACKGROUND", (0, row_index), (0, row_index), colors.HexColor(species_hex(edition, species))))
+        matrix_style.append(("BACKGROUND", (0, row_index), (0, row_index), hex_color(species_hex(edition, species))))
     matrix_table.setStyle(matrix_style)
     story.flow(
         para(title, TITLE), para(" · ".join(d for d in details if d), SUBTITLE),

@@ -8,7 +8,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Spacer
 
 from .data import EventReportData, ReportRound, StandingsLine, StandingsData
-from .documents import CELL, CELL_BOLD, HEADING, NOTE, SUBTITLE, TITLE, Story, build, list_table, markup, para
+from .documents import HEADING, NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
 from .layout import INK, MARGIN, fit_text, format_number, paper_size, parse_edition
@@ -61,14 +61,12 @@ def standings_table(rows: tuple[StandingsLine, ...], usable: float) -> Any:
                   format_number(row.opponents_average), str(row.species_count)]
         body.append(cells)
     numeric = tuple(i for i, h in enumerate(header) if h not in ("Player", "Club"))
-    table = list_table(body, widths, numeric_columns=numeric)
     style: list[tuple[object, ...]] = [
         ("FONT", (header.index("TP"), 1), (header.index("TP"), -1), BOLD, 9.5),
         ("FONT", (name_column, 1), (name_column, -1), BOLD, 9.5),
     ]
     style += [("FONTSIZE", (column, index), (column, index), size) for column, index, size in fitted]
-    table.setStyle(style)
-    return table
+    return long_list(body, widths, numeric_columns=numeric, style=style)
 
 
 def standings_pdf(data: StandingsData) -> bytes:
@@ -119,15 +117,16 @@ def _round_table(round_: ReportRound, usable: float) -> Any:
     widths[2] = usable - sum(widths)
     body: list[list[object]] = [list[object](header)]
     style: list[tuple[object, ...]] = []
+    groups: list[int] = []
     for table in sorted(round_.tables, key=lambda t: t.number):
         first_row = len(body)
+        groups.append(first_row)
         seats = sorted(table.seats or (), key=lambda s: s.seat)
         for index, seat in enumerate(seats):
             label: object = ""
             if index == 0:
-                label = markup([("b", str(table.number))] + ([("br", ""), ("small", table.entry_mode)]
-                                                              if table.entry_mode else []), CELL)
-            body.append([label, str(seat.seat), para(seat.player, CELL_BOLD if seat.place == 1 else CELL),
+                label = CellText(str(table.number), BOLD, note=table.entry_mode)
+            body.append([label, str(seat.seat), CellText(seat.player, BOLD if seat.place == 1 else REGULAR),
                          str(seat.points), "" if seat.species_count is None else str(seat.species_count),
                          str(seat.place), format_number(seat.tournament_points)])
         style.append(("SPAN", (0, first_row), (0, len(body) - 1)))
@@ -135,9 +134,7 @@ def _round_table(round_: ReportRound, usable: float) -> Any:
         style.append(("LINEABOVE", (0, first_row), (-1, first_row), 0.9, INK))
         # A table's seats stay on one page: a result split over two pages is easy to misread.
         style.append(("NOSPLIT", (0, first_row), (-1, len(body) - 1)))
-    table = list_table(body, widths, numeric_columns=(1, 3, 4, 5, 6), zebra=False)
-    table.setStyle(style)
-    return table
+    return long_list(body, widths, numeric_columns=(1, 3, 4, 5, 6), zebra=False, style=style, groups=groups)
 
 
 def event_report(data: EventReportData) -> bytes:

@@ -77,6 +77,21 @@ def test_event_report_has_final_standings_and_every_table_of_every_round() -> No
                         f"{format_number(seat.tournament_points)}") in text
 
 
+def test_a_long_event_report_keeps_each_tables_seats_on_one_page_under_a_header() -> None:
+    data = sample_event_report(players=200, rounds=2)
+    texts = pages_text(event_report(data))
+    assert len(texts) > 4
+    for round_ in data.rounds:
+        for table in round_.tables:
+            lines = [f"{seat.seat} {seat.player} {seat.points} {seat.species_count} {seat.place} "
+                     f"{format_number(seat.tournament_points)}" for seat in table.seats or ()]
+            pages = [number for number, text in enumerate(texts) if any(line in text for line in lines)]
+            assert len(pages) == 1, f"round {round_.number} table {table.number} is on pages {pages}"
+            page = texts[pages[0]]
+            assert all(line in page for line in lines)
+            assert "Table Seat Player Points Species Place TP" in page
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
