@@ -6,8 +6,8 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -85,7 +85,8 @@ def history_before(session: Session, event_id: int, round_number: int) -> seatin
     for past in earlier:
         assert past.id is not None
         for view in tables_of(session, past.id):
-            history.add_table([s.seat.player_id for s in view.seats if s.seat.player_id is not None])
+            # A draft table has no start player or dealer: it counts for who met, not for seats.
+            history.add_table([s.seat.player_id for s in view.seats], positions=past.format != RoundFormat.DRAFT)
     return history
 
 

@@ -1,7 +1,8 @@
-"""Seating a round: table sizes, Swiss pairing with repeat avoidance, seat order.
+"""Seating a round: table sizes, Swiss pairing with repeat avoidance, then the seat order.
 
 Pure functions over plain dataclasses, so the organizer views, the benchmark and the tests all
-call the same code without a database. The search itself lives in `seating_search`.
+call the same code without a database. The grouping search lives in `seating_search`, the
+seat order in `seat_order`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from organizer.services.seat_order import POSITIONS, SHARE_UNIT, START, order_tables, position_of
 from organizer.services.seating_search import SeatingSearch, TableCost
 
 MIN_TABLE_SIZE = 2
@@ -36,11 +38,16 @@ class SeatingPlayer:
 
 @dataclass
 class SeatingHistory:
-    """What earlier rounds tell the seating: who met whom, who started, who sat where."""
+    """What earlier rounds tell the seating: who met whom, who sat where.
+
+    `seat_counts[player]` counts the positions they had, relative to table size
+    (start, second, third, dealer: `seat_order.position_of`); `shares[player]` is their fair
+    share of starts, and of deals, so far, in twelfths (12 / size for every table played).
+    """
 
     opponents: dict[int, set[int]] = field(default_factory=dict)
-    start_counts: dict[int, int] = field(default_factory=dict)
     seat_counts: dict[int, list[int]] = field(default_factory=dict)
+    shares: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def from_tables(cls, tables: Iterable[Sequence[int]]) -> SeatingHistory:
@@ -50,17 +57,26 @@ class SeatingHistory:
             history.add_table(table)
         return history
 
-    def add_table(self, table: Sequence[int]) -> None:
-        """Record one played table (player ids in seat order, seat 0 the start player)."""
-        if len(set(table)) != len(table):
+    @property
+    def start_counts(self) -> dict[int, int]:
+        """How often each player started (players who never did are left out)."""
+        return {player: counts[START] for player, counts in self.seat_counts.items() if counts[START]}
+
+    def add_table(self, table: Sequence[int | None], positions: bool = True) -> None:
+        """Record one played table (player ids in seat order, seat 0 the start player; None for
+        a seat without a player, a bot's). `positions=False` records only who met: a draft table
+        has no start player or dealer."""
+        players = [p for p in table if p is not None]
+        if len(set(players)) != len(players):
             raise SeatingError(f"a past table lists a player twice: {list(table)}")
-        for position, player in enumerate(table):
-            self.opponents.setdefault(player, set()).update(p for p in table if p != player)
-            counts = self.seat_counts.setdefault(player, [])
-            counts.extend([0] * (position + 1 - len(counts)))
-            counts[position] += 1
-        if table:
-            self.start_counts[table[0]] = self.start_counts.get(table[0], 0) + 1
+        for index, player in enumerate(table):
+            if player is None:
+                continue
+            self.opponents.setdefault(player, set()).update(p for p in players if p != player)
+            if positions:
+                counts = self.seat_counts.setdefault(player, [0] * POSITIONS)
+                counts[position_of(index, len(table))] += 1
+                self.shares[player] = self.shares.get(player, 0) + SHARE_UNIT // len(table)
 
     def have_met(self, a: int, b: int) -> bool:
         return b in self.opponents.get(a, ()) or a in self.opponents.get(b, ())
@@ -115,7 +131,8 @@ def propose_seating(
 ) -> list[list[int]]:
     """Propose the tables of a round: table 1 first, each a list of player ids in seat order.
 
-    Seat 0 is the start player, the last seat the dealer (on the start player's right).
+    Seat 0 is the start player, the last seat the dealer (on the start player's right); each
+    table's order balances the positions over the event (`seat_order`).
     Round 1 is a shuffle reproducible from `seed`. Later rounds are Swiss: tables group players
     of neighbouring ranks while first minimising repeated opponent pairs, then the sum over
     tables of the rank range, then start players who have started before, then the rank variance.
@@ -139,7 +156,8 @@ def propose_seating(
         groups = _random_groups(players, sizes, rng)
     else:
         groups = _swiss_groups(players, sizes, history, rng)
-    return [_seat_order(group, history, rng) for group in groups]
+    # Who sits together is settled first; the seat order cannot add a repeated opponent.
+    return order_tables([sorted(p.id for p in group) for group in groups], history, rng)
 
 
 def repeated_pairs(tables: Sequence[Sequence[int]], history: SeatingHistory) -> list[tuple[int, int]]:
@@ -202,7 +220,7 @@ def _random_groups(
     free.sort(key=lambda p: p.id)
     rng.shuffle(free)
     slots = iter(free)
-    for group, size in zip(groups, sizes):
+    for group, size in zip(groups, sizes, strict=True):
         while len(group) < size:
             group.append(next(slots))
     return groups
@@ -224,10 +242,11 @@ def _swiss_groups(
     for i, others in enumerate(met):
         for j in others:
             met[j].add(i)
+    starts = history.start_counts
     search = SeatingSearch(
         ranks=[p.rank for p in ordered],
         met=met,
-        start_counts=[history.start_counts.get(p.id, 0) for p in ordered],
+        start_counts=[starts.get(p.id, 0) for p in ordered],
         sizes=sizes,
         pinned=[None if p.fixed_table is None else p.fixed_table - 1 for p in ordered],
         rng=rng,
@@ -251,27 +270,9 @@ def _top_tables_first(tables: list[list[int]], search: SeatingSearch) -> list[li
             (tables[n] for n in numbers),
             key=lambda t: (sum(search.ranks[i] for i in t) / len(t), min(search.ranks[i] for i in t)),
         )
-        for number, group in zip(numbers, groups):
+        for number, group in zip(numbers, groups, strict=True):
             result[number] = group
     return result
-
-
-def _seat_order(
-    group: list[SeatingPlayer], history: SeatingHistory, rng: random.Random
-) -> list[int]:
-    """Order a table: whoever started least starts, then spread the other seat positions."""
-    members = sorted(p.id for p in group)
-    rng.shuffle(members)  # ties between equally good orders are broken by the seed
-
-    def seat_cost(order: Sequence[int]) -> tuple[int, int]:
-        seat_total = 0
-        for position, player in enumerate(order):
-            counts = history.seat_counts.get(player, [])
-            seat_total += counts[position] if position < len(counts) else 0
-        return history.start_counts.get(order[0], 0), seat_total
-
-    best: tuple[int, ...] = min(itertools.permutations(members), key=seat_cost)
-    return list(best)
 
 
 __all__ = [

@@ -99,8 +99,15 @@ def test_history_from_past_tables() -> None:
     assert history.opponents[1] == {2, 3, 4}
     assert history.opponents[5] == {4}
     assert history.start_counts == {1: 1, 4: 1, 2: 1}
-    assert history.seat_counts[1] == [1, 0, 1]
-    assert history.seat_counts[5] == [0, 1]
+    # Positions relative to the table: [start, second, third, dealer]; the last seat deals.
+    assert history.seat_counts[1] == [1, 0, 0, 1]
+    assert history.seat_counts[5] == [0, 0, 0, 1]
+    assert history.seat_counts[4] == [1, 1, 0, 0]
+    # Fair shares of starts in twelfths: 1/3 + 1/3 for player 1, 1/2 + 1/3 for player 4.
+    assert (history.shares[1], history.shares[4]) == (8, 10)
+    draft = SeatingHistory()
+    draft.add_table([1, 2, 3], positions=False)  # a draft table: who met, but no start or deal
+    assert draft.have_met(1, 3) and draft.seat_counts == {} and draft.start_counts == {}
     assert history.have_met(3, 1) and not history.have_met(3, 5)
     with pytest.raises(SeatingError, match="lists a player twice"):
         SeatingHistory.from_tables([[1, 1]])
@@ -431,12 +438,11 @@ def test_over_three_rounds_of_sixteen_nobody_starts_twice(seed: int) -> None:
 
 
 def test_seat_positions_rotate_when_the_start_player_is_settled() -> None:
-    # 1 has started twice and 2 never, so 2 starts.
-    history = SeatingHistory(start_counts={1: 2}, seat_counts={1: [2], 2: [0, 2]})
-    assert propose_seating([SeatingPlayer(1, 0), SeatingPlayer(2, 1)], 4, 2, 0, history) == [[2, 1]]
+    # 1 has started twice and 2 only dealt, so 2 starts.
+    history = SeatingHistory.from_tables([[1, 2], [1, 2]])
+    assert propose_seating([SeatingPlayer(1, 0), SeatingPlayer(2, 1)], 3, 2, 0, history) == [[2, 1]]
     three = [SeatingPlayer(1, 0), SeatingPlayer(2, 1), SeatingPlayer(3, 2)]
-    history = SeatingHistory(
-        start_counts={1: 1, 2: 0, 3: 1}, seat_counts={1: [1, 0, 0], 2: [0, 0, 3], 3: [1, 2, 0]}
-    )
-    # 2 starts; then 3 has sat in seat 1 twice and 1 never, so 1 takes seat 1 and 3 deals.
-    assert propose_seating(three, 4, 3, 0, history) == [[2, 1, 3]]
+    # Each has one seat not yet had: 1 never dealt, 2 never started, 3 was never second.
+    history = SeatingHistory.from_tables([[1, 2, 3], [3, 1, 2]])
+    for seed in range(5):
+        assert propose_seating(three, 3, 3, seed, history) == [[2, 3, 1]]
