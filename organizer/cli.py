@@ -1,4 +1,5 @@
-"""Flask CLI commands: ``flask --app organizer create-organizer NAME``, ``db-upgrade``."""
+"""Flask CLI commands: ``flask --app organizer create-organizer NAME``, ``db-upgrade``, ``demo``,
+``prune``."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(create_organizer_command)
     app.cli.add_command(db_upgrade_command)
     app.cli.add_command(demo_command)
+    app.cli.add_command(prune_command)
 
 
 @click.command("create-organizer")
@@ -42,7 +44,7 @@ def create_organizer_command(name: str, password: str | None, reset: bool) -> No
         try:
             organizer = accounts.create_organizer(session, name, password)
         except InputError as bad:
-            raise click.ClickException(" ".join(bad.errors.values()))
+            raise click.ClickException(" ".join(bad.errors.values())) from None
     click.echo(f"Organizer {organizer.name} created.")
 
 
@@ -63,3 +65,16 @@ def demo_command() -> None:
     with Session(get_engine()) as session:
         summary = ensure_demo(session)
     click.echo(summary)
+
+
+@click.command("prune")
+@with_appcontext
+def prune_command() -> None:
+    """Delete practice games idle 24 hours unfinished or finished 30 days ago (the app also
+    does this on its own, at most once an hour, when a practice game is created)."""
+    from .services.practice import prune
+
+    with Session(get_engine()) as session:
+        pruned = prune(session)
+    click.echo(f"Practice games deleted: {pruned.unfinished} left unfinished for a day, "
+               f"{pruned.finished} finished 30 days ago; {pruned.windows} old rate counts cleared.")

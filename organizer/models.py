@@ -248,4 +248,17 @@ class PracticeGame(SQLModel, table=True):
     action_log: list[Any] = Field(default_factory=list, sa_type=JSON)
     log_version: int = Field(default=0)
     created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow, index=True)
+    #: when the game ended (kept 30 days after; an unfinished game goes after 24 idle hours)
+    finished_at: datetime | None = Field(default=None)
+
+
+class RateWindow(SQLModel, table=True):
+    """A fixed-window counter shared by every server process (issue 10): how many times ``key``
+    was used since ``started_at`` (practice games created per client address; the practice
+    store's pruning, at most once an hour). A conditional UPDATE claims one use, so two
+    processes cannot both take the last one."""
+
+    key: str = Field(max_length=120, primary_key=True)
+    started_at: datetime = Field(default_factory=utcnow, index=True)
+    used: int = Field(default=0)

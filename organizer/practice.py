@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, url_for
 
 from .db import get_session
 from .live_pages import SeatUrls, act_and_show, render_seat
@@ -34,11 +34,18 @@ def create() -> Any:
     form = {**_form_defaults(), **{key: request.form.get(key, "") for key in request.form if key != "csrf_token"}}
     db = get_session()
     try:
-        practice = service.create_game(db, service.parse_setup(form))
+        practice = service.start_game(db, service.parse_setup(form), request.remote_addr or "unknown",
+                                      service.PracticeLimits.from_config(current_app.config))
     except InputError as bad:
         db.rollback()
         return render_page("live/practice_new.html", "live_practice_form.html", 422, form=form, errors=bad.errors,
                            modes=service.MODE_LABELS, bots=service.BOT_LABELS)
+    except service.PracticeRefused as refused:
+        db.rollback()
+        # a short page: a flood of refused requests should cost the server little
+        page, status = render_page("live/practice_refused.html", "live_practice_refused.html", refused.status,
+                                   title="Practice games", message=str(refused))
+        return page, status, {"Retry-After": str(refused.retry_after)}
     return go_to(url_for("practice.play", token=practice.token))
 
 

@@ -8,8 +8,10 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -17,7 +19,7 @@ from engine import Edition, Game, GameSetupError
 from engine.bots import BOTS
 
 from ..models import PracticeGame, utcnow
-from . import live_log
+from . import live_log, rate_windows
 from .errors import InputError
 from .live_games import LiveGame
 
@@ -73,7 +75,8 @@ def parse_setup(form: Mapping[str, str]) -> PracticeSetup:
     return PracticeSetup(mode, players, edition, tuple(bots), name)
 
 
-def create_game(session: Session, setup: PracticeSetup, seed: int | None = None) -> PracticeGame:
+def _new_game(setup: PracticeSetup, seed: int | None) -> tuple[Game, list[str]]:
+    """The engine's game and who plays each seat; raises InputError when the engine refuses."""
     seed = secrets.randbits(48) if seed is None else seed
     if setup.mode == "solo":
         names: tuple[str, ...] = (setup.name, "Q")
@@ -85,6 +88,14 @@ def create_game(session: Session, setup: PracticeSetup, seed: int | None = None)
         game = Game(mode=setup.mode, players=setup.players, seed=seed, edition=Edition.parse(setup.edition), names=names)
     except GameSetupError as bad:
         raise InputError({"": str(bad)}) from None
+    return game, kinds
+
+
+def create_game(session: Session, setup: PracticeSetup, seed: int | None = None,
+                dealt: tuple[Game, list[str]] | None = None) -> PracticeGame:
+    """Store a new practice game (no limits: :func:`start_game` is the public way in) and play
+    what its bots owe at once."""
+    game, kinds = _new_game(setup, seed) if dealt is None else dealt
     practice = PracticeGame(game=game.to_json(), seat_kinds=kinds, action_log=[], log_version=0)
     session.add(practice)
     session.commit()
@@ -114,6 +125,13 @@ class PracticeLiveGame(LiveGame):
     def written_with(self) -> dict[str, Any]:
         return {"updated_at": utcnow()}
 
+    def on_finish(self, session: Session, replayed: live_log.Replayed) -> None:
+        # the end is kept 30 days (see prune); a conditional UPDATE, so calling again is harmless
+        session.execute(update(PracticeGame).where(col(PracticeGame.id) == self.row_id,
+                                                   col(PracticeGame.finished_at).is_(None))
+                        .values(finished_at=utcnow()))
+        session.commit()
+
 
 def load_state(session: Session, practice: PracticeGame) -> live_log.Replayed:
     """The game as stored (nothing played for the bots)."""
@@ -139,3 +157,132 @@ def version_of(session: Session, token: str) -> int | None:
         return None
     row = session.execute(sa_select(PracticeGame.log_version).where(col(PracticeGame.token) == token)).first()  # type: ignore[call-overload]
     return None if row is None else int(row[0])
+
+
+# -- limits: per client address, the total, and pruning (issue 10) --------------------------------
+
+#: an unfinished game untouched this long is deleted; a finished one this long after its end
+IDLE_UNFINISHED = timedelta(hours=24)
+KEEP_FINISHED = timedelta(days=30)
+#: when the store is full, pruning runs again at most this often
+FULL_PRUNE_SECONDS = 60
+
+
+@dataclass(frozen=True)
+class PracticeLimits:
+    #: practice games one client address may start per window
+    per_address: int = 20
+    window_seconds: int = 600
+    #: practice games stored at most (a creation is refused when full, after pruning)
+    max_games: int = 10_000
+    #: the app prunes on its own at most this often (on a creation)
+    prune_every_seconds: int = 3600
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> PracticeLimits:
+        """From the app's settings ``PRACTICE_PER_ADDRESS``, ``PRACTICE_WINDOW_SECONDS``,
+        ``PRACTICE_MAX_GAMES``, ``PRACTICE_PRUNE_SECONDS`` (``ORGANIZER_...`` in the environment)."""
+        base = cls()
+        return cls(int(config.get("PRACTICE_PER_ADDRESS", base.per_address)),
+                   int(config.get("PRACTICE_WINDOW_SECONDS", base.window_seconds)),
+                   int(config.get("PRACTICE_MAX_GAMES", base.max_games)),
+                   int(config.get("PRACTICE_PRUNE_SECONDS", base.prune_every_seconds)))
+
+
+class PracticeRefused(Exception):
+    """No practice game was created; the message says why and when to try again."""
+
+    def __init__(self, message: str, retry_after: int, status: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        #: 429 (this address started too many) or 503 (the store is full)
+        self.status = status
+
+
+def _in_words(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} seconds"
+    minutes = round(seconds / 60)
+    return f"{minutes} minutes" if minutes < 90 else f"{round(minutes / 60)} hours"
+
+
+def stored_games(session: Session) -> int:
+    return int(session.execute(sa_select(func.count()).select_from(PracticeGame)).scalar_one())
+
+
+def start_game(session: Session, setup: PracticeSetup, client: str, limits: PracticeLimits,
+               now: datetime | None = None) -> PracticeGame:
+    """A new practice game for ``client`` (its address), within the limits: raises
+    :class:`PracticeRefused` when the address started its share in this window, or when the store
+    is full even after pruning. Prunes now and then on its own (claimed, so one process does)."""
+    now = utcnow() if now is None else now
+    dealt = _new_game(setup, None)  # a setup the engine refuses is refused before anything is counted
+    claim = rate_windows.claim(session, f"practice:{client[:100]}", limits.per_address, limits.window_seconds, now)
+    if not claim.allowed:
+        raise PracticeRefused(
+            f"Too many practice games from your address: {limits.per_address} in "
+            f"{_in_words(limits.window_seconds)} is the limit. Try again in {_in_words(claim.retry_after)}; "
+            "the games you started are still at their links.", claim.retry_after, 429)
+    if rate_windows.claim(session, "practice:prune", 1, limits.prune_every_seconds, now).allowed:
+        prune(session, now)
+    if stored_games(session) >= limits.max_games:
+        if rate_windows.claim(session, "practice:prune-full", 1, FULL_PRUNE_SECONDS, now).allowed:
+            prune(session, now)
+        if stored_games(session) >= limits.max_games:
+            raise PracticeRefused(
+                f"The practice room is full ({limits.max_games} games are stored); nothing was created. "
+                "Try again in an hour, when old games have been cleared.", 3600, 503)
+    return create_game(session, setup, dealt=dealt)
+
+
+@dataclass(frozen=True)
+class Pruned:
+    unfinished: int
+    finished: int
+    windows: int
+
+
+#: games looked at per batch when telling old finished games (stored before finished_at) apart
+PRUNE_BATCH = 500
+
+
+def prune(session: Session, now: datetime | None = None) -> Pruned:
+    """Delete practice games idle for 24 hours without finishing and those finished 30 days
+    ago, and rate windows over a day old. A game stored before its end was recorded
+    (``finished_at``) is replayed once, when idle for a day, to tell which it is."""
+    now = utcnow() if now is None else now
+    idle_before = now - IDLE_UNFINISHED
+    unfinished = int(session.execute(  # never played: nothing to replay
+        delete(PracticeGame).where(col(PracticeGame.finished_at).is_(None), col(PracticeGame.log_version) == 0,
+                                   col(PracticeGame.updated_at) < idle_before)
+    ).rowcount)  # type: ignore[attr-defined]
+    session.commit()
+    after = 0
+    while True:
+        rows = session.exec(
+            select(PracticeGame).where(col(PracticeGame.finished_at).is_(None), col(PracticeGame.updated_at) < idle_before,
+                                       col(PracticeGame.id) > after)
+            .order_by(col(PracticeGame.id)).limit(PRUNE_BATCH)
+        ).all()
+        if not rows:
+            break
+        gone: list[int] = []
+        for row in rows:
+            assert row.id is not None
+            after = row.id
+            state = live_log.replay(game_of(row), row.action_log, row.log_version, 0.0).state
+            if state.is_terminal():
+                row.finished_at = row.updated_at
+                session.add(row)
+            else:
+                gone.append(row.id)
+        if gone:
+            session.execute(delete(PracticeGame).where(col(PracticeGame.id).in_(gone)))
+        session.commit()
+        unfinished += len(gone)
+    finished = int(session.execute(
+        delete(PracticeGame).where(col(PracticeGame.finished_at) < now - KEEP_FINISHED)
+    ).rowcount)  # type: ignore[attr-defined]
+    session.commit()
+    windows = rate_windows.forget_before(session, now - timedelta(days=1))
+    return Pruned(unfinished, finished, windows)
