@@ -61,7 +61,7 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
     review = service.review_round(get_session(), event, rnd)
     return {"event": event, "round": rnd, "tables": review.tables, "standing": review.standing,
             "unseated": review.unseated, "deadline": review.deadline, "repeats": review.repeats,
-            "seated": review.seated}
+            "seated": review.seated, "seats_before": review.seats_before, "repeated_seats": review.repeated_seats}
 
 
 @bp.get("/<int:number>")
@@ -84,15 +84,16 @@ def swap(event_id: int, number: int) -> Any:
         errors = {"swap": "Choose two players to swap."}
     else:
         try:
-            service.swap_players(get_session(), event, rnd, first, second, g.organizer.name)
+            effect = service.swap_players(get_session(), event, rnd, first, second, g.organizer.name)
             errors = {}
         except InputError as bad:
             get_session().rollback()
             errors = bad.errors
     if not errors and not request.headers.get("HX-Request"):
+        flash(effect.message)
         return go_to(url_for("rounds.show", event_id=event_id, number=number))
     return render_page("rounds/show.html", "round_tables.html", 422 if errors else 200,
-                       **_round_context(event, rnd), errors=errors)
+                       **_round_context(event, rnd), errors=errors, swap_effect=None if errors else effect)
 
 
 def _round_action(event_id: int, number: int, action: str) -> Any:

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 from ..models import AuditEntry, Confirmation, Event, Organizer, Player
 from .event_import import FORMAT, VERSION
 from .event_standings import standings_view
-from .rounds import event_rounds, tables_of
+from .rounds import event_rounds, seats_played, tables_of
 from .text import spreadsheet_cell
 
 
@@ -88,6 +88,7 @@ def export_csv_zip(session: Session, event: Event) -> bytes:
     """players.csv, results.csv (one row per seat of every table) and standings.csv in a zip."""
     assert event.id is not None
     view = standings_view(session, event)
+    seats = seats_played(session, event.id)
     players = sorted(view.players.values(), key=lambda p: p.name.casefold())
     files: dict[str, list[list[Any]]] = {
         "players.csv": [["name", "club", "email", "checked_in", "dropped_after_round", "fixed_table", "joined_round"]]
@@ -96,10 +97,11 @@ def export_csv_zip(session: Session, event: Event) -> bytes:
         "results.csv": [["round", "format", "table", "seat", "player", "start_player", "dealer", "points",
                          "species_count", "result_status", "entry_mode", "species_in_play"]],
         "standings.csv": [["rank", "player", "club", "tournament_points", "game_points", "opponents_average",
-                           "species_count"]]
+                           "species_count", "seats"]]
         + [[row.rank, view.players[row.player_id].name if row.player_id in view.players else row.player_id,
             view.players[row.player_id].club if row.player_id in view.players else "",
-            f"{row.tournament_points:.4f}", row.game_points, f"{row.opponents_average:.4f}", row.species_count]
+            f"{row.tournament_points:.4f}", row.game_points, f"{row.opponents_average:.4f}", row.species_count,
+            ", ".join(seats.get(row.player_id, []))]
            for row in view.rows],
     }
     for rnd in event_rounds(session, event.id):

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 from engine import Edition, choose_species, species_count
 
 from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat, utcnow
-from . import seating
+from . import seat_order, seating
 from .errors import InputError
 
 
@@ -78,16 +78,42 @@ def tables_of(session: Session, round_id: int, number: int | None = None) -> lis
     return [TableSeating(t, by_table.get(t.id or 0, []), results.get(t.id or 0)) for t in tables]
 
 
-def history_before(session: Session, event_id: int, round_number: int) -> seating.SeatingHistory:
-    """Who met whom, who started and who sat where in the rounds before ``round_number``."""
+def _played_tables(session: Session, event_id: int, before: int | None) -> list[tuple[Round, TableSeating]]:
+    """The tables of every round made final (published or finished), before round ``before``."""
+    return [(past, view) for past in event_rounds(session, event_id)
+            if past.status != RoundStatus.PROPOSED and (before is None or past.number < before)
+            for view in tables_of(session, past.id or 0)]
+
+
+def _history_of(played: Sequence[tuple[Round, TableSeating]]) -> seating.SeatingHistory:
     history = seating.SeatingHistory()
-    earlier = [r for r in event_rounds(session, event_id) if r.number < round_number and r.status != RoundStatus.PROPOSED]
-    for past in earlier:
-        assert past.id is not None
-        for view in tables_of(session, past.id):
-            # A draft table has no start player or dealer: it counts for who met, not for seats.
-            history.add_table([s.seat.player_id for s in view.seats], positions=past.format != RoundFormat.DRAFT)
+    for past, view in played:
+        # A draft table has no start player or dealer: it counts for who met, not for seats.
+        history.add_table([s.seat.player_id for s in view.seats], positions=past.format != RoundFormat.DRAFT)
     return history
+
+
+def history_before(session: Session, event_id: int, round_number: int) -> seating.SeatingHistory:
+    """Who met whom and who sat where in the rounds before ``round_number``."""
+    return _history_of(_played_tables(session, event_id, round_number))
+
+
+def _seats_of(played: Sequence[tuple[Round, TableSeating]]) -> dict[int, list[str]]:
+    seats: dict[int, list[str]] = {}
+    for past, view in played:
+        for index, seated in enumerate(view.seats):
+            if seated.seat.player_id is None:
+                continue
+            label = (f"{index + 1} (draft)" if past.format == RoundFormat.DRAFT
+                     else seat_order.seat_label(index, len(view.seats)))
+            seats.setdefault(seated.seat.player_id, []).append(label)
+    return seats
+
+
+def seats_played(session: Session, event_id: int, before: int | None = None) -> dict[int, list[str]]:
+    """Player id → the seats they had in the rounds made final (before round ``before``), in
+    round order: "1 (start)", "3", "4 (dealer)"; a draft round's seat is "2 (draft)"."""
+    return _seats_of(_played_tables(session, event_id, before))
 
 
 def current_ranks(session: Session, event: Event, players: Sequence[Player]) -> dict[int, int]:
@@ -212,7 +238,30 @@ def _seat_of(session: Session, rnd: Round, player_id: int) -> tuple[Seat, GameTa
     return (row[0], row[1]) if row else None
 
 
-def swap_players(session: Session, event: Event, rnd: Round, first_id: int, second_id: int, actor: str) -> None:
+@dataclass(frozen=True)
+class SwapEffect:
+    """What a swap did to the proposal: repeated opponent pairs and repeated seats, before and after."""
+
+    repeated_pairs: tuple[int, int]
+    repeated_seats: tuple[int, int]
+
+    @property
+    def message(self) -> str:
+        def count(numbers: tuple[int, int], what: str) -> str:
+            return f"{numbers[1]} {what}{'' if numbers[1] == 1 else 's'} (was {numbers[0]})"
+
+        return (f"After this swap: {count(self.repeated_seats, 'repeated seat')}, "
+                f"{count(self.repeated_pairs, 'repeated opponent pair')}.")
+
+
+def _balance(tables: list[list[int | None]], history: seating.SeatingHistory, draft: bool) -> tuple[int, int]:
+    players = [[p for p in t if p is not None] for t in tables]
+    # Seats count for balance only where there is a start player and a dealer (not in a draft).
+    seats = 0 if draft else len(seat_order.repeated_seats(tables, history))
+    return len(seating.repeated_pairs(players, history)), seats
+
+
+def swap_players(session: Session, event: Event, rnd: Round, first_id: int, second_id: int, actor: str) -> SwapEffect:
     """Exchange two players' seats in a proposal (same table: they swap seat order)."""
     if rnd.status != RoundStatus.PROPOSED:
         raise InputError({"swap": f"Round {rnd.number} is {rnd.status}; seats can only change before publishing."})
@@ -227,13 +276,20 @@ def swap_players(session: Session, event: Event, rnd: Round, first_id: int, seco
         fixed = players[pid].fixed_table
         if fixed is not None and fixed != target.number:
             raise InputError({"swap": f"{players[pid].name} is fixed to table {fixed}."})
+    assert rnd.id is not None and event.id is not None
+    history = history_before(session, event.id, rnd.number)
+    before: list[list[int | None]] = [[s.seat.player_id for s in view.seats] for view in tables_of(session, rnd.id)]
+    trade = {first_id: second_id, second_id: first_id}
+    after = [[trade.get(p, p) if p is not None else None for p in table] for table in before]
     seat_a.player_id, seat_b.player_id = second_id, first_id
     session.add(seat_a)
     session.add(seat_b)
-    assert event.id is not None
     _audit(session, event.id, actor, "round.swapped", round=rnd.number,
            players=[players[first_id].name, players[second_id].name], tables=[table_a.number, table_b.number])
     session.commit()
+    draft = rnd.format == RoundFormat.DRAFT
+    (pairs_before, seats_before), (pairs_after, seats_after) = (_balance(t, history, draft) for t in (before, after))
+    return SwapEffect((pairs_before, pairs_after), (seats_before, seats_after))
 
 
 def publish_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
@@ -368,14 +424,23 @@ class RoundReview:
     #: (name, player id, table number) of everyone seated, by name
     seated: list[tuple[str, int, int]]
     deadline: datetime | None
+    #: player id → the seats they had in earlier rounds ("1 (start)", "3", ...), in round order
+    seats_before: dict[int, list[str]]
+    #: (name, seat) of the players sitting in a position they already had (none in a draft round)
+    repeated_seats: list[tuple[str, str]]
 
 
 def review_round(session: Session, event: Event, rnd: Round) -> RoundReview:
     assert rnd.id is not None and event.id is not None
     tables = tables_of(session, rnd.id)
-    history = history_before(session, event.id, rnd.number)
+    played = _played_tables(session, event.id, rnd.number)
+    history = _history_of(played)
     repeats = seating.repeated_pairs([[s.seat.player_id for s in t.seats if s.seat.player_id] for t in tables], history)
     names = {s.player.id: s.player.name for t in tables for s in t.seats if s.player}
+    again = set() if rnd.format == RoundFormat.DRAFT else set(
+        seat_order.repeated_seats([[s.seat.player_id for s in t.seats] for t in tables], history))
+    repeated_seats = [(s.player.name, seat_order.seat_label(index, len(t.seats)))
+                      for t in tables for index, s in enumerate(t.seats) if s.player and s.player.id in again]
     standing: dict[int, Any] = {}
     unseated: list[str] = []
     if rnd.status == RoundStatus.PROPOSED:
@@ -390,4 +455,4 @@ def review_round(session: Session, event: Event, rnd: Round) -> RoundReview:
     seated = sorted(((s.player.name, s.player.id, t.table.number) for t in tables for s in t.seats
                      if s.player and s.player.id is not None), key=lambda item: item[0].casefold())
     return RoundReview(tables, [(names.get(a, "?"), names.get(b, "?")) for a, b in repeats], standing, unseated,
-                       seated, clock_deadline(rnd))
+                       seated, clock_deadline(rnd), _seats_of(played), repeated_seats)

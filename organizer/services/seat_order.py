@@ -103,12 +103,13 @@ def order_tables(
     return [order_table(group, history, rng) for group in groups]
 
 
-def repeated_seats(tables: Iterable[Sequence[int]], history: SeatingHistory) -> list[int]:
-    """The players who sit in a position they already had, in seat order table by table."""
+def repeated_seats(tables: Iterable[Sequence[int | None]], history: SeatingHistory) -> list[int]:
+    """The players who sit in a position they already had, in seat order table by table
+    (None: a seat without a player, a bot's)."""
     found = []
     for table in tables:
         for index, player in enumerate(table):
-            if _count(history.seat_counts, player, position_of(index, len(table))):
+            if player is not None and _count(history.seat_counts, player, position_of(index, len(table))):
                 found.append(player)
     return found
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import csv
+import html
+import io
 import re
+import zipfile
 
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Event, GameTable, Round, Seat
+from organizer.models import AuditEntry, Event, GameTable, Round, RoundStatus, Seat
 from organizer.services import rounds as service
 
 from .conftest import HX, add_players, error_beside
@@ -199,3 +203,67 @@ def test_players_checked_in_after_the_proposal_are_pointed_out(signed_in: FlaskC
     signed_in.post(f"/events/{event.id}/players/{players[4].id}/check-in", data={"checked_in": "1"})
     page = signed_in.get(f"/events/{event.id}/rounds/1").text
     assert "Checked in but not in this proposal: Player 05" in page
+
+
+def _finish(session: Session, rnd: Round) -> None:
+    """Mark a round played (its seats then count for the next one) without entering results."""
+    rnd.status = RoundStatus.FINISHED
+    session.add(rnd)
+    session.commit()
+
+
+def test_review_shows_the_seats_had_and_what_a_swap_does_to_them(
+    signed_in: FlaskClient, session: Session, event: Event
+) -> None:
+    players = add_players(session, event, 4)
+    name = {p.id: p.name for p in players}
+    propose(signed_in, event, "5")
+    first_round = session.exec(select(Round)).one()
+    (first,) = seats_by_table(session, first_round)
+    _finish(session, first_round)
+    propose(signed_in, event, "6")
+    second_round = service.get_round(session, event.id or 0, 2)
+    assert second_round is not None
+    (second,) = seats_by_table(session, second_round)
+    # Four players who sat together: each takes a seat new to them.
+    assert all(second.index(p) != first.index(p) for p in first)
+    page = html.unescape(signed_in.get(f"/events/{event.id}/rounds/2").text)
+    assert "Everyone sits in a seat position new to them." in page
+    assert page.count("seats before: 1 (start)") == 1 and page.count("seats before: 4 (dealer)") == 1
+    assert page.count("seats before: 2<") == 1 and page.count("seats before: 3<") == 1
+
+    # Round 1's start player trades with round 2's and starts again (the four met before: six pairs).
+    x, y = first[0], second[0]
+    after = [x if p == y else y if p == x else p for p in second]
+    repeated = sum(after.index(p) == first.index(p) for p in first)
+    assert repeated >= 1
+    response = signed_in.post(f"/events/{event.id}/rounds/2/swap", data={"first": x, "second": y}, headers=HX)
+    assert response.status_code == 200
+    text = html.unescape(response.text)
+    plural = "" if repeated == 1 else "s"
+    assert f"After this swap: {repeated} repeated seat{plural} (was 0), 6 repeated opponent pairs (was 6)." in text
+    assert f"In a seat position they had before: {name[x]} in seat 1 (start)" in text
+    # Swapped back without htmx: the message comes with the page it redirects to.
+    response = signed_in.post(f"/events/{event.id}/rounds/2/swap", data={"first": x, "second": y},
+                              follow_redirects=True)
+    assert f"After this swap: 0 repeated seats (was {repeated})" in html.unescape(response.text)
+
+    # The standings export lists every player's seats in the rounds played.
+    archive = zipfile.ZipFile(io.BytesIO(signed_in.get(f"/events/{event.id}/export.zip").data))
+    rows = list(csv.DictReader(io.StringIO(archive.read("standings.csv").decode())))
+    labels = ["1 (start)", "2", "3", "4 (dealer)"]
+    assert {row["player"]: row["seats"] for row in rows} == {name[p]: labels[first.index(p)] for p in first}
+
+
+def test_a_draft_round_counts_who_met_but_no_seat_positions(signed_in: FlaskClient, session: Session) -> None:
+    from .conftest import create_event
+
+    event = create_event(session, round_formats=["draft", "standard"])
+    add_players(session, event, 4)
+    propose(signed_in, event, "1")
+    _finish(session, session.exec(select(Round)).one())
+    propose(signed_in, event, "2")
+    page = html.unescape(signed_in.get(f"/events/{event.id}/rounds/2").text)
+    assert page.count("(draft)</span>") == 4  # "seats before: 3 (draft)": no start player or dealer
+    history = service.history_before(session, event.id or 0, 2)
+    assert history.seat_counts == {} and len(history.opponents) == 4
