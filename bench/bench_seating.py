@@ -7,7 +7,10 @@
    repeated pairs (0 is the optimum whenever reached), rank spread against its lower bound.
 2. Small events (8, 12 and 16 players) over several rounds: repeats against an exhaustive search;
    10 to 12 players: repeats and spread together against every possible grouping.
-3. Standings for 500 players after 8 rounds.
+3. Seat positions (issue 18): repeated seats and start/dealer counts over an event, the seat
+   order of `seat_order` against a plain rotation and against the order used before it; on small
+   events, repeated seats against the fewest any grouping with as few repeated opponents allows.
+4. Standings for 500 players after 8 rounds.
 
 Timings are wall-clock and CPU (process) seconds; the machine may be shared, so CPU is the
 steadier figure.
@@ -21,12 +24,15 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from organizer.services.seating import (  # noqa: E402
+from organizer.services import seating
+from organizer.services.seat_order import DEALER, START, repeated_seats
+from organizer.services.seating import (
     SeatingHistory,
     SeatingPlayer,
     propose_seating,
@@ -34,7 +40,7 @@ from organizer.services.seating import (  # noqa: E402
     repeated_pairs,
     table_sizes,
 )
-from organizer.services.standings import (  # noqa: E402
+from organizer.services.standings import (
     SeatResult,
     TableResult,
     compute_standings,
@@ -233,19 +239,177 @@ def bench_standings(count: int, rounds: int, repeat: int) -> None:
           f"{cpu * 1000:.0f} ms CPU over {repeat} runs; {shared} rows share a rank")
 
 
+OrderStrategy = Callable[[Sequence[Sequence[int]], SeatingHistory, random.Random], list[list[int]]]
+
+
+def plain_rotation(round_number: int) -> OrderStrategy:
+    """The players of a table in id order, turned one seat further each round."""
+    def order(groups: Sequence[Sequence[int]], history: SeatingHistory, rng: random.Random) -> list[list[int]]:
+        tables = []
+        for group in groups:
+            members = sorted(group)
+            shift = round_number % len(members)
+            tables.append(members[shift:] + members[:shift])
+        return tables
+    return order
+
+
+def previous_order(groups: Sequence[Sequence[int]], history: SeatingHistory, rng: random.Random) -> list[list[int]]:
+    """The seat order before issue 18: fewest starts first, then the fewest times in that seat
+    number (counted from seat 1, whatever the table's size), one table at a time."""
+    absolute: dict[int, Counter[int]] = previous_order.seats  # type: ignore[attr-defined]
+    tables = []
+    for group in groups:
+        members = sorted(group)
+        rng.shuffle(members)
+
+        def cost(order: Sequence[int]) -> tuple[int, int]:
+            return (history.start_counts.get(order[0], 0),
+                    sum(absolute.get(p, Counter())[i] for i, p in enumerate(order)))
+
+        best = list(min(itertools.permutations(members), key=cost))
+        for index, player in enumerate(best):
+            absolute.setdefault(player, Counter())[index] += 1
+        tables.append(best)
+    return tables
+
+
+def seat_event(count: int, rounds: int, seed: int, preferred: int, strategy: str,
+               results: bool = True) -> tuple[list[int], SeatingHistory, float]:
+    """Seat (and play) an event with one seat order strategy: repeated seats per round, the
+    history after the last round, CPU seconds of the last round's seating."""
+    rng = random.Random(seed)
+    ids = list(range(1, count + 1))
+    skill = {p: rng.random() for p in ids}
+    history = SeatingHistory()
+    played: list[TableResult] = []
+    ranks = {p: 0 for p in ids}
+    repeats, cpu = [], 0.0
+    previous_order.seats = {}  # type: ignore[attr-defined]
+    original = seating.order_tables
+    try:
+        for round_number in range(1, rounds + 1):
+            if strategy == "rotation":
+                seating.order_tables = plain_rotation(round_number)
+            elif strategy == "previous":
+                seating.order_tables = previous_order
+            players = [SeatingPlayer(p, ranks[p]) for p in ids]
+            start = time.process_time()
+            tables = propose_seating(players, round_number, preferred, seed, history)
+            cpu = time.process_time() - start
+            repeats.append(len(repeated_seats(tables, history)))
+            for table in tables:
+                history.add_table(table)
+            if results:
+                played += play(tables, round_number, skill, rng, len(played) + 1)
+                ranks = ranks_from_standings(ids, played)
+    finally:
+        seating.order_tables = original
+    return repeats, history, cpu
+
+
+def spread(history: SeatingHistory, position: int, players: int) -> str:
+    counts = Counter(c[position] for c in history.seat_counts.values())
+    counts[0] += players - len(history.seat_counts)
+    return ", ".join(f"{n}x: {counts[n]}" for n in sorted(counts))
+
+
+STRATEGIES = (("seat_order", "this seat order"), ("rotation", "plain rotation"), ("previous", "previous order"))
+
+
+def bench_seat_positions(count: int, rounds: int, seed: int, events: int) -> None:
+    print(f"== Seat positions: {count} players at 4-player tables, {rounds} rounds (seed {seed})")
+    for strategy, label in STRATEGIES:
+        repeats, history, cpu = seat_event(count, rounds, seed, 4, strategy)
+        print(f"   {label}: repeated seats per round {repeats}; round {rounds} seated in {cpu:.2f} s CPU")
+        print(f"      starts per player  {spread(history, START, count)}")
+        print(f"      deals per player   {spread(history, DEALER, count)}")
+    print(f"== Seat positions: 32 players at 4-player tables, 3 rounds, {events} events "
+          "(average players in a seat they had, per event; 0 is possible)")
+    for strategy, label in STRATEGIES:
+        totals = [sum(seat_event(32, 3, s, 4, strategy)[0]) for s in range(events)]
+        print(f"   {label}: {statistics.mean(totals):.2f} (worst {max(totals)})")
+    for players, rounds_played in ((32, 5), (30, 5), (17, 5)):
+        sizes = table_sizes(players, 4)
+        print(f"== Seat positions: {players} players (tables of {'/'.join(map(str, sorted(set(sizes))))}), "
+              f"{rounds_played} rounds, {events} events (average repeated seats per event; "
+              "largest start count minus smallest at the end)")
+        for strategy, label in STRATEGIES:
+            runs = [seat_event(players, rounds_played, s, 4, strategy) for s in range(events)]
+            totals = [sum(r[0]) for r in runs]
+            ranges = [max(c[START] for c in r[1].seat_counts.values())
+                      - min(c[START] for c in r[1].seat_counts.values()) for r in runs]
+            print(f"   {label}: {statistics.mean(totals):.2f} (worst {max(totals)}); "
+                  f"start range {statistics.mean(ranges):.2f} (worst {max(ranges)})")
+
+
+def fewest_seat_repeats(tables: Sequence[Sequence[int]], history: SeatingHistory,
+                        cache: dict[tuple[int, ...], int]) -> int:
+    total = 0
+    for table in tables:
+        key = tuple(sorted(table))
+        if key not in cache:
+            cache[key] = min(len(repeated_seats([o], history)) for o in itertools.permutations(key))
+        total += cache[key]
+    return total
+
+
+def bench_seats_across_groupings(seeds: int) -> None:
+    """Our grouping keeps the rank spread ahead of seat positions; how many repeated seats would a
+    grouping with as many repeated opponents (and any spread) save?"""
+    print("== Repeated seats against every grouping with as few repeated opponents")
+    for count, preferred, rounds in ((8, 4, 5), (10, 4, 4), (12, 4, 4), (12, 3, 4)):
+        same = checked = 0
+        gaps: list[int] = []
+        for seed in range(seeds):
+            rng = random.Random(seed)
+            skill = {p: rng.random() for p in range(1, count + 1)}
+            history = SeatingHistory()
+            played: list[TableResult] = []
+            ranks = {p: 0 for p in skill}
+            for round_number in range(1, rounds + 1):
+                players = [SeatingPlayer(p, ranks[p]) for p in skill]
+                tables = propose_seating(players, round_number, preferred, seed, history)
+                if round_number > 1:
+                    ours = len(repeated_seats(tables, history))
+                    pairs = len(repeated_pairs(tables, history))
+                    cache: dict[tuple[int, ...], int] = {}
+                    best = min(fewest_seat_repeats(g, history, cache)
+                               for g in groupings(list(skill), [len(t) for t in tables])
+                               if len(repeated_pairs(g, history)) == pairs)
+                    checked += 1
+                    same += ours == best
+                    if ours != best:
+                        gaps.append(ours - best)
+                for table in tables:
+                    history.add_table(table)
+                played += play(tables, round_number, skill, rng, len(played) + 1)
+                ranks = ranks_from_standings(list(skill), played)
+        print(f"   {count} players at {preferred}-tables, rounds 2-{rounds} x {seeds} events: fewest possible "
+              f"in {same} of {checked} rounds" + (f"; otherwise more by {Counter(gaps)}" if gaps else ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
+    parser.add_argument("--seats", action="store_true", help="only the seat position figures")
     args = parser.parse_args()
-    if args.quick:
+    if args.seats:
+        bench_seat_positions(1000, 6, 11, 20)
+        bench_seats_across_groupings(6)
+    elif args.quick:
         bench_large(200, 5, 11, 1)
         bench_small(2)
         bench_spread(5)
+        bench_seat_positions(200, 6, 11, 3)
+        bench_seats_across_groupings(1)
         bench_standings(100, 8, 1)
     else:
         bench_large(1000, 5, 11, 5)
         bench_small(10)
         bench_spread(40)
+        bench_seat_positions(1000, 6, 11, 20)
+        bench_seats_across_groupings(6)
         bench_standings(500, 8, 5)
 
 
