@@ -195,7 +195,7 @@ def seating_requests(draw: st.DrawFn) -> tuple[list[SeatingPlayer], int, int, in
         if room[table - 1] > 0:
             room[table - 1] -= 1
             fixed[player_id] = table
-    players = [SeatingPlayer(i, r, fixed.get(i)) for i, r in zip(ids, ranks)]
+    players = [SeatingPlayer(i, r, fixed.get(i)) for i, r in zip(ids, ranks, strict=True)]
     history = random_history(ids, round_number - 1, preferred, random.Random(seed))
     return players, round_number, preferred, seed, history
 
