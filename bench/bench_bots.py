@@ -71,7 +71,8 @@ def strength_chunk(args: tuple[str, int, str, list[str], int, int]) -> dict[str,
     return {row["bot"]: row for row in summary.to_json()["by_bot"]}
 
 
-def win_rate(mode: str, players: int, edition: str, bots: list[str], games: int, pool: ProcessPoolExecutor, jobs: int) -> dict[str, dict[str, float]]:
+def win_rate(mode: str, players: int, edition: str, bots: list[str], games: int, pool: ProcessPoolExecutor,
+             jobs: int) -> dict[str, dict[str, float]]:
     """Per bot: seat-games, wins and mean score over ``games`` seeded games, merged over chunks."""
     size = math.ceil(games / (jobs * 4))
     chunks = [(mode, players, edition, bots, min(size, games - first), first) for first in range(0, games, size)]

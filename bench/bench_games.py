@@ -13,12 +13,12 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import SIMULTANEOUS, Game, State  # noqa: E402
+from engine.game import SIMULTANEOUS, Game, State
 
 GAMES = [("standard", 2), ("standard", 3), ("standard", 4), ("draft", 2), ("draft", 3), ("draft", 4), ("solo", 1)]
 
@@ -74,7 +74,7 @@ def main() -> None:
     print()
     for mode, players in GAMES:
         saved = json.loads(json.dumps(play(mode, players, 1, False, False).to_json()))
-        best = min(_timed(lambda: State.from_json(saved)) for _ in range(30))
+        best = min(_timed(lambda saved=saved: State.from_json(saved)) for _ in range(30))
         label = f"{mode} {players}p" if mode != "solo" else "solo"
         print(f"replay a finished {label:<12} ({len(saved['actions'])} actions from JSON): {best * 1000:.2f} ms")
 

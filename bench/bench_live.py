@@ -222,7 +222,7 @@ class Bench:
                     return
                 last_sent = 0.0
                 last_version = 0
-                for seat, conn in zip(table_seats, conns):
+                for seat, conn in zip(table_seats, conns, strict=True):
                     page = seat.html
                     cards, cells = CARD.findall(page), CELL.findall(page)
                     form = {
@@ -388,7 +388,7 @@ def start_server(database_url: str, instance: Path, port: int, workers: int, thr
                 return server
         except OSError:
             if server.poll() is not None:
-                raise SystemExit("gunicorn did not start:\n" + (instance / "gunicorn.log").read_text())
+                raise SystemExit("gunicorn did not start:\n" + (instance / "gunicorn.log").read_text()) from None
             time.sleep(0.2)
     os.killpg(server.pid, signal.SIGTERM)
     raise SystemExit("gunicorn did not answer within 30 s")
@@ -457,7 +457,8 @@ def main() -> None:
     generator_cpu = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
     lines = [
         f"database: {'PostgreSQL' if args.database_url else 'SQLite'}; server: gunicorn -c python:organizer.live_gunicorn "
-        f"-w {args.workers} --threads {args.threads} (gthread, preloaded); {args.tables} tables x 4 seats polling once a second for {args.seconds:.0f} s; "
+        f"-w {args.workers} --threads {args.threads} (gthread, preloaded); "
+        f"{args.tables} tables x 4 seats polling once a second for {args.seconds:.0f} s; "
         f"{args.pickers} tables picking meanwhile",
         f"polls: {len(polls.latencies)} answered ({len(polls.latencies) / args.seconds:.0f}/s), statuses {polls.statuses}, "
         f"errors {len(polls.errors)}",
@@ -485,7 +486,8 @@ def main() -> None:
         command = "bench/bench_live.py " + " ".join(a for a in sys.argv[1:] if a != "--write")
         command = re.sub(r"--database-url \S+", "--database-url postgresql+psycopg://…", command)
         with (ROOT / "docs" / "benchmarks.md").open("a") as out:
-            out.write(f"\n## Live tables on {database}, {args.pickers} tables picking (bench/bench_live.py)\n\n`.venv/bin/python {command}` "
+            out.write(f"\n## Live tables on {database}, {args.pickers} tables picking (bench/bench_live.py)\n\n"
+                      f"`.venv/bin/python {command}` "
                       f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). Latency is measured by the load "
                       "generator from sending a request to the last byte of its answer, on one keep-alive "
                       "connection per seat; the load generator runs on the same 2 cores.\n\n")

@@ -40,10 +40,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlmodel import Session, select  # noqa: E402
+from sqlmodel import Session  # noqa: E402
 
 from organizer.db import make_engine, upgrade_database  # noqa: E402
-from organizer.models import Player, Round  # noqa: E402
+from organizer.models import Player  # noqa: E402
 from organizer.services import accounts, events, results, rounds  # noqa: E402
 
 PASSWORD = "benchmark password"
@@ -237,7 +237,7 @@ def main() -> None:
                     break
                 except OSError:
                     if time.monotonic() > deadline:
-                        raise SystemExit("the server did not start")
+                        raise SystemExit("the server did not start") from None
                     time.sleep(0.2)
             tablet_count = min(args.tablets, tables)
             clients = [Client(base) for _ in range(tablet_count + args.viewers)]

@@ -149,7 +149,7 @@ def timed(stats: Stats, session: Session, page: str, expected: int, method: str,
     started = time.perf_counter()
     try:
         status, body = session.request(method, path, form)
-    except Exception as error:  # a timeout or a refused connection is an error of the run
+    except Exception as error:  # noqa: BLE001 - a timeout or a refused connection is an error of the run
         stats.record(page, 0, f"{type(error).__name__}")
         return ""
     elapsed = time.perf_counter() - started
@@ -237,7 +237,7 @@ def organizer_load(args: argparse.Namespace) -> str:
                     break
                 except OSError:
                     if time.monotonic() > deadline or server.poll() is not None:
-                        raise RuntimeError("gunicorn did not start")
+                        raise RuntimeError("gunicorn did not start") from None
                     time.sleep(0.1)
             signed = Session(port)
             signed.sign_in()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 from .arboretum import Cell
 from .cards import Card
@@ -132,7 +131,7 @@ class Pick:
         return f"pick {self.card} at {self.cell[0]},{self.cell[1]}"
 
 
-Action = Union[Draw, Play, Discard, Give, Pick]
+Action = Draw | Play | Discard | Give | Pick
 
 # Legal actions are built by the hundred per turn from cards and cells a game state already
 # trusts. These builders skip the constructors' checks and set the slots directly (the slot
@@ -180,7 +179,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("discard", re.compile(r"^discard (?P<card>.+)$", re.IGNORECASE)),
 )
 
-_EXAMPLES = "'draw deck', 'draw discard 2', 'play Oak 3 at 0,1', 'discard Oak 3', 'give Oak 3 at 2,0', 'pick Oak 3 at 0,1', 'pick Oak 3 discard'"
+_EXAMPLES = (
+    "'draw deck', 'draw discard 2', 'play Oak 3 at 0,1', 'discard Oak 3', 'give Oak 3 at 2,0', 'pick Oak 3 at 0,1',"
+    " 'pick Oak 3 discard'"
+)
 
 
 def parse_action(text: str) -> Action:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+
 from .actions import Discard, Draw, Play
 from .cards import Card
 from .standard import StandardState

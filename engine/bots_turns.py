@@ -17,7 +17,8 @@ species and never putting Q's same-species cards on a rising walk keeps Q at zer
 from __future__ import annotations
 
 import random
-from typing import Iterable, cast
+from collections.abc import Iterable
+from typing import cast
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, Play
 from .arboretum import Cell

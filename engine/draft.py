@@ -227,7 +227,7 @@ class DraftState(State):
         return PublicMove(index, seat, name, "pick", "pick a card")
 
     def _score_seats(self) -> list[Seat]:
-        return [Seat(name, arb, ()) for name, arb in zip(self.names, self.arboretums)]
+        return [Seat(name, arb, ()) for name, arb in zip(self.names, self.arboretums, strict=True)]
 
     def _score_rounds(self) -> int | None:
         return self.rounds

@@ -16,11 +16,10 @@ of a finished game only, :meth:`State.face_up_hands`."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-
 import copy
 import functools
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -38,7 +37,7 @@ from .errors import (
     StaleActionError,
 )
 from .scoring import Seat, TableScore, default_draft_rounds
-from .views import FaceUpHand, Phase, Progress, PublicMove, SeatInfo, SeatView, TurnView, DraftView, planted
+from .views import DraftView, FaceUpHand, Phase, Progress, PublicMove, SeatInfo, SeatView, TurnView, planted
 
 #: ``current_player()`` while a draft awaits every seat's hidden pick.
 SIMULTANEOUS = -2
@@ -48,7 +47,7 @@ TERMINAL = -4
 MODES = ("standard", "draft", "solo")
 #: mode name -> its State subclass; a subclass that sets ``mode`` registers itself on definition
 #: (``engine/__init__.py`` imports every mode, so the registry is full whenever engine is imported)
-GAME_MODES: dict[str, type["State"]] = {}
+GAME_MODES: dict[str, type[State]] = {}
 
 
 @functools.lru_cache(maxsize=64)
@@ -146,7 +145,7 @@ class Game:
         random.Random(self.seed).shuffle(deck)
         return deck
 
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> State:
         try:
             state_class = GAME_MODES[self.mode]
         except KeyError:
@@ -164,7 +163,7 @@ class Game:
         }
 
     @classmethod
-    def from_json(cls, obj: Any) -> "Game":
+    def from_json(cls, obj: Any) -> Game:
         if not isinstance(obj, dict):
             raise CaseError("a saved game must be a JSON object")
         for key in ("mode", "players", "seed"):
@@ -333,7 +332,7 @@ class State(ABC):
         """Every card of the game by where it is (for checks and tests; never shown to a seat)."""
         ...
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         new = copy.copy(self)
         new.history = list(self.history)
         new.arboretums = [arb.copy() for arb in self.arboretums]
@@ -347,7 +346,7 @@ class State(ABC):
         return out
 
     @staticmethod
-    def from_json(obj: Any) -> "State":
+    def from_json(obj: Any) -> State:
         """Rebuild a saved game by replaying its actions; a bad save raises CaseError naming
         the action index."""
         game = Game.from_json(obj)
@@ -446,7 +445,7 @@ class State(ABC):
         return case.score()
 
     @abstractmethod
-    def _clone_into(self, new: "State") -> None:
+    def _clone_into(self, new: State) -> None:
         """Give ``new`` its own copies of the subclass's mutable containers."""
         ...
 

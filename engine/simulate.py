@@ -20,14 +20,16 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 from .actions import Play
 from .bots import Bot, make_bot, play_game
 from .draft import DraftState
 from .errors import ArboretumError
 from .game import MODES, State
+
 PLAYERS = {"standard": (2, 3, 4), "draft": (2, 3, 4), "solo": (1,)}
 Q_NAME = "Q"
 
@@ -85,7 +87,7 @@ class Summary:
 
     def add(self, lineup: Sequence[str], totals: Sequence[int], winners: Sequence[int], turns: int, actions: int) -> None:
         self.games += 1
-        for seat, (bot, total) in enumerate(zip(lineup, totals)):
+        for seat, (bot, total) in enumerate(zip(lineup, totals, strict=True)):
             for stats in (
                 self.seats.setdefault((seat, bot), SeatStats(seat, bot)),
                 self.by_bot.setdefault(bot, SeatStats(-1, bot)),
@@ -204,8 +206,7 @@ def simulate(
     game (for ``--out`` and the progress bar). ``first_index`` starts the run at a later game
     (games ``first_index`` .. ``first_index + games - 1``), to split a run across processes."""
     from .cards import Edition
-    from .errors import CardError
-    from .errors import GameSetupError
+    from .errors import CardError, GameSetupError
     from .game import Game
 
     names = [name.strip().lower() for name in bots]
@@ -336,7 +337,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_simulate_command(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_simulate_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``simulate`` on the ``arboretum`` command."""
     parser = subparsers.add_parser(
         "simulate",

@@ -6,7 +6,8 @@ discard, then the refill of the discard pile and Q's face-down hand. Q is seat 1
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, trusted_give
 from .arboretum import Arboretum

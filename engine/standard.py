@@ -7,7 +7,8 @@ phase instead of ``discard``, and the refill at the end of the turn."""
 from __future__ import annotations
 
 import random
-from typing import Callable, ClassVar, cast
+from collections.abc import Callable
+from typing import ClassVar, cast
 
 from .actions import DECK, Action, Discard, Draw, Give, Play, trusted_discard, trusted_play
 from .arboretum import Arboretum, Cell
@@ -357,7 +358,7 @@ class StandardState(State):
         return PublicMove(index, seat, name, str(action).split(" ", 1)[0], str(action), played.card, cell)
 
     def _score_seats(self) -> list[Seat]:
-        return [Seat(name, arb, tuple(hand)) for name, arb, hand in zip(self.names, self.arboretums, self.hands)]
+        return [Seat(name, arb, tuple(hand)) for name, arb, hand in zip(self.names, self.arboretums, self.hands, strict=True)]
 
     def zones(self) -> dict[str, list[Card]]:
         zones = {"deck": list(self.deck)}

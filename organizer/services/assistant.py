@@ -11,11 +11,11 @@ from engine import ArboretumError
 from engine.case import parse_case
 
 from ..models import EntryMode, Event
-from .rules import rules_name
 from .errors import InputError
-from .uploads import read_json
 from .results import SeatEntry, Submission
 from .rounds import TableSeating
+from .rules import rules_name
+from .uploads import read_json
 
 _PLANTED = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s+([A-Za-z][A-Za-z ]*[A-Za-z])\s+(\d+)\s*$")
 MAX_CASE_BYTES = 200_000

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import insert
@@ -18,12 +18,24 @@ from sqlmodel import Session, col, select
 
 from engine import ArboretumError, Edition, Game, edition_species
 
-from ..models import (AuditEntry, Confirmation, EntryMode, Event, GameTable, Organizer, Player, Result, ResultStatus,
-                      Round, RoundStatus, Seat, utcnow)
+from ..models import (
+    AuditEntry,
+    Confirmation,
+    EntryMode,
+    Event,
+    GameTable,
+    Organizer,
+    Player,
+    Result,
+    ResultStatus,
+    Round,
+    RoundStatus,
+    Seat,
+    utcnow,
+)
 from . import events as event_service
-from . import live_log
+from . import live_log, results, text
 from . import players as player_service
-from . import results, text
 from .errors import InputError
 from .events import EventInput
 from .rounds import MAX_CLOCK_MINUTES, SEED_LIMIT
@@ -149,7 +161,7 @@ def _time(value: Any, what: str = "a time") -> datetime | None:
         moment = datetime.fromisoformat(_text(value, what))
     except ValueError:
         raise _Bad(f"{what} {value!r} is not an ISO date and time.") from None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 # -- the items ------------------------------------------------------------------------------------

@@ -10,8 +10,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from ..models import EDITIONS, ENTRY_MODES, ROUND_FORMATS, TABLE_SIZES, AuditEntry, Event, Round, utcnow
-from . import standings
-from . import text
+from . import standings, text
 from .errors import InputError
 
 MAX_ROUNDS = 20

@@ -248,7 +248,8 @@ def submit(
         action = parse_action(action_text)
     except ArboretumError as bad:
         # a tampered or garbled form: the engine's list of example actions would only confuse
-        raise ActionRefused(f"That is not an action this screen offers ({str(bad).split('; expected')[0].split(': expected')[0]}); "
+        what = str(bad).split('; expected')[0].split(': expected')[0]
+        raise ActionRefused(f"That is not an action this screen offers ({what}); "
                             "nothing was done.") from None
     for _ in range(MAX_ATTEMPTS):
         stored = read_log(session, model, row_id)

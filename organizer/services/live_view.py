@@ -26,7 +26,7 @@ class CardFace:
     css: str
 
     @classmethod
-    def of(cls, text: str) -> "CardFace":
+    def of(cls, text: str) -> CardFace:
         card = Card.parse(text)
         return cls(text, card.species, card.value, species_class(card.species))
 

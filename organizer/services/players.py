@@ -13,8 +13,8 @@ from sqlmodel import Session, col, func, select
 
 from ..models import PLAYED_STATUSES, AuditEntry, Event, GameTable, Player, Round, Seat
 from . import text
-from .text import from_spreadsheet_cell
 from .errors import InputError
+from .text import from_spreadsheet_cell
 
 MAX_NAME = 80
 MAX_CLUB = 80
@@ -168,7 +168,7 @@ def parse_player_csv(text: str) -> list[PlayerInput]:
             problems.append(f"Line {line}: {len(cells)} columns; expected at most {len(columns)} "
                             f"({', '.join(columns)}). Put names containing commas in double quotes.")
             continue
-        values = dict(zip(columns, cells))
+        values = dict(zip(columns, cells, strict=False))  # a short line leaves the last columns empty
         data, errors = check_fields(values.get("name", ""), values.get("club", ""), values.get("email", ""))
         if errors:
             problems.append(f"Line {line}: " + " ".join(errors.values()))

@@ -23,16 +23,28 @@ from engine.scoring import PlayerScore, TableScore
 
 from ..models import PLAYED_STATUSES, EntryMode, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus
 from ..printing.data import (
-    EventReportData, ExplanationLine, Paper, PlayerSheet, ReportRound, ReportTable, ResultSeat, RoundPackData,
-    ScoreSheetData, SeatInfo, SheetSpecies, StandingsLine, StandingsData, TableInfo,
+    EventReportData,
+    ExplanationLine,
+    Paper,
+    PlayerSheet,
+    ReportRound,
+    ReportTable,
+    ResultSeat,
+    RoundPackData,
+    ScoreSheetData,
+    SeatInfo,
+    SheetSpecies,
+    StandingsData,
+    StandingsLine,
+    TableInfo,
 )
 from . import events as event_service
 from . import standings as standings_service
 from .errors import InputError
-from .rounds import SeatedPlayer, TableSeating, event_rounds, get_round, tables_of
-from .standings_schemes import SCHEMES, SeatResult, TableResult, beats
 from .event_standings import _table_results, seat_player_id
+from .rounds import SeatedPlayer, TableSeating, event_rounds, get_round, tables_of
 from .rules import rules_break_ties_by_species, species_tiebreak
+from .standings_schemes import SCHEMES, SeatResult, TableResult, beats
 
 #: (round number, table number) -> the absolute URL of that table's result-entry page
 TableUrl = Callable[[int, int], str]
@@ -302,7 +314,7 @@ def _report_seats(event: Event, rnd: Round, view: TableSeating, result: Result) 
     scheme = SCHEMES.get(event.point_scheme)
     points = scheme.table_points(table) if scheme else {}
     seats = []
-    for index, (seat_view, figure) in enumerate(zip(view.seats, figures)):
+    for index, (seat_view, figure) in enumerate(zip(view.seats, figures, strict=True)):
         place = 1 + sum(1 for other in figures if other is not figure and beats(table, other, figure))
         seats.append(ResultSeat(seat=index + 1, player=_seat_name(seat_view, view.table.number), points=figure.points,
                                 tournament_points=points.get(figure.player_id, 0),

@@ -12,9 +12,20 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from ..models import (ENTRY_MODES, AuditEntry, Confirmation, EntryMode, Event, GameTable, Result, ResultStatus, Round,
-                      RoundFormat,
-                      RoundStatus, utcnow)
+from ..models import (
+    ENTRY_MODES,
+    AuditEntry,
+    Confirmation,
+    EntryMode,
+    Event,
+    GameTable,
+    Result,
+    ResultStatus,
+    Round,
+    RoundFormat,
+    RoundStatus,
+    utcnow,
+)
 from . import rules, text
 from .errors import InputError
 from .rounds import TableSeating
@@ -223,12 +234,13 @@ def form_from_result(view: TableSeating) -> dict[str, str]:
     if view.result is None:
         return form
     case_players = (view.result.score_case or {}).get("players") or []
-    # zip without strict: a stored case may list no players (totals), the form then shows none
-    for seat_view, player in zip(view.seats, case_players):
+    # a stored case may list no players (totals): the form then shows no arboretums
+    for seat_view, player in zip(view.seats, case_players, strict=False):
         sid = seat_view.seat.id
-        form[f"arboretum_{sid}"] = "\n".join(f"{c['x']},{c['y']} {c['species']} {c['value']}" for c in player.get("arboretum", []))
+        form[f"arboretum_{sid}"] = "\n".join(
+            f"{c['x']},{c['y']} {c['species']} {c['value']}" for c in player.get("arboretum", []))
         form[f"hand_{sid}"] = ", ".join(str(card) for card in player.get("hand", []))
-    for seat_view, stored in zip(view.seats, view.result.seats):
+    for seat_view, stored in zip(view.seats, view.result.seats, strict=False):  # saved together, seat by seat
         sid = seat_view.seat.id
         form[f"points_{sid}"] = str(stored.get("points", ""))
         form[f"species_{sid}"] = str(stored.get("species_count", ""))

@@ -120,8 +120,7 @@ def compute_standings(
     groups: list[list[int]] = [list(player_ids)]
     for criterion in ("tournament_points", *tiebreak_order):
         if criterion == "tournament_points":
-            key: Callable[[int], Fraction] = lambda p: tallies[p].tournament_points
-            groups = [g2 for g in groups for g2 in _split(g, {p: key(p) for p in g})]
+            groups = [g2 for g in groups for g2 in _split(g, {p: tallies[p].tournament_points for p in g})]
         elif criterion == "head_to_head":
             split: list[list[int]] = []
             for group in groups:

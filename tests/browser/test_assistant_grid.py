@@ -13,8 +13,14 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE, TABLET, no_js_errors, shot
-from tests.browser.test_club_event import (first_run_and_event, import_and_check_in, seat_and_publish,
-                                           seats_of, sign_in, species_of)
+from tests.browser.test_club_event import (
+    first_run_and_event,
+    import_and_check_in,
+    seat_and_publish,
+    seats_of,
+    sign_in,
+    species_of,
+)
 from tests.faults.harness import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -63,7 +69,8 @@ def test_arboretums_and_hands_entered_by_tapping(empty_server: ServerProcess, ne
     plant(seats[0], -1, 0, s[1], 2)
     add_to_hand(seats[0], names[0], [(s[1], 8), (s[2], 3)] + [(s[4], v) for v in range(1, 6)])
     expect(page.get_by_label("Arboretum", exact=True).nth(0)).to_have_value(f"0,0 {s[0]} 1\n1,0 {s[0]} 4\n-1,0 {s[1]} 2")
-    expect(page.get_by_label("Hand at the end", exact=True).nth(0)).to_have_value(f"{s[1]} 8, {s[2]} 3, " + ", ".join(f"{s[4]} {v}" for v in range(1, 6)))
+    expect(page.get_by_label("Hand at the end", exact=True).nth(0)).to_have_value(
+        f"{s[1]} 8, {s[2]} 3, " + ", ".join(f"{s[4]} {v}" for v in range(1, 6)))
 
     # The middle card holds the arboretum together: it cannot be removed; an end card can.
     seats[0].get_by_role("button", name=f"{s[0]} 1 at 0,0", exact=True).click()

@@ -12,9 +12,8 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, no_js_errors, shot
 from tests.faults.harness import ServerProcess
@@ -128,7 +127,7 @@ def test_a_three_seat_draft_from_three_phones(tmp_path: Path, new_device: Any) -
             if not acted:
                 phones[0].wait_for_timeout(300)  # the 1-second polls bring the reveal
         assert picks >= 3 * 7 * 3 - 3  # 3 rounds of 7 picks (the eighth card is discarded)
-        for position, phone in enumerate(phones):
+        for phone in phones:
             expect(phone.get_by_role("heading", name="Final scores")).to_be_visible()
             no_js_errors(phone)
         shot(phones[2], "13-draft-final")

@@ -12,14 +12,14 @@ import json
 import random
 import re
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Draw, Pick
-from engine.case import parse_case
 from engine.cards import Card, make_deck
+from engine.case import parse_case
 from engine.draft import DraftState
 from engine.game import GAME_MODES, MODES, SIMULTANEOUS, Game, State
 from engine.solo import SoloState
@@ -211,9 +211,11 @@ def test_progress_reads_as_the_overview_shows_it() -> None:
     state = Game("standard", 2, seed=1, names=("Ann", "Bo")).new_initial_state()
     assert isinstance(state, StandardState)
     progress = state.progress()
-    assert (progress.summary, progress.cards_left) == ("turn 1, Ann draw (first card)", f"{len(state.deck)} cards in the draw pile")
+    assert (progress.summary, progress.cards_left) == (
+        "turn 1, Ann draw (first card)", f"{len(state.deck)} cards in the draw pile")
     draft = Game("draft", 3, seed=1).new_initial_state()
-    assert (draft.progress().summary, draft.progress().cards_left) == ("round 1 of 3, pick 1 of 7", f"24 cards in hands, {80 - 24} undealt")
+    assert (draft.progress().summary, draft.progress().cards_left) == (
+        "round 1 of 3, pick 1 of 7", f"24 cards in hands, {80 - 24} undealt")
 
 
 def test_face_up_hands_show_every_hand_and_hidden_pick() -> None:

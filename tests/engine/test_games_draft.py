@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -155,7 +156,8 @@ def test_illegal_picks_change_nothing() -> None:
     state.apply_action(plant_first(state, 0), 0)
     mine = state.hands[0][1]
     theirs = state.hands[1][0]
-    refused(state, IllegalActionError, lambda: state.apply_action(Pick(theirs, (0, 0)), 0), "seat 0", str(theirs), "not in the hand")
+    refused(state, IllegalActionError, lambda: state.apply_action(Pick(theirs, (0, 0)), 0),
+            "seat 0", str(theirs), "not in the hand")
     refused(state, IllegalActionError, lambda: state.apply_action(Pick(mine, None)), "name the seat")
     refused(state, NotYourTurnError, lambda: state.apply_action(Pick(mine, None), 3), "seat 3")
     refused(state, IllegalActionError, lambda: state.apply_action(Play(mine, (0, 0)), 0), "seat 0", "picks")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -80,7 +81,8 @@ def test_draws_come_from_the_deck_or_any_discard_pile_including_ones_own() -> No
     assert state.seat == 0 and state.legal_actions() == [Draw(DECK), Draw(0), Draw(1), Draw(2)]
     state.apply_action(Draw(0))  # one's own pile
     assert own_top in state.hands[0]
-    refused(state, IllegalActionError, lambda: state.apply_action(Draw(0)), "seat 0", "the discard pile of seat 0 (Player 1) is empty")
+    refused(state, IllegalActionError, lambda: state.apply_action(Draw(0)),
+            "seat 0", "the discard pile of seat 0 (Player 1) is empty")
     refused(state, IllegalActionError, lambda: state.apply_action(Draw(7)), "draw discard 7", "no such discard pile")
 
 
@@ -185,7 +187,8 @@ def test_outcome_uses_the_2010_rules_for_the_2010_edition() -> None:
 def test_out_of_turn_and_wrong_kind_of_action_change_nothing() -> None:
     state = new(3, seed=5)
     card = state.hands[0][0]
-    refused(state, NotYourTurnError, lambda: state.apply_action(Draw(DECK), seat=1), "seat 1 (Player 2)", "seat 0 (Player 1)'s turn")
+    refused(state, NotYourTurnError, lambda: state.apply_action(Draw(DECK), seat=1),
+            "seat 1 (Player 2)", "seat 0 (Player 1)'s turn")
     refused(state, NotYourTurnError, lambda: state.apply_action(Draw(DECK), seat=3), "seat 3")
     refused(state, IllegalActionError, lambda: state.apply_action(Play(card, (0, 0))), "seat 0", str(card), "to draw")
     refused(state, IllegalActionError, lambda: state.apply_action(Pick(card, None)), "pick")

@@ -54,7 +54,7 @@ def seat_ids(page: str) -> list[int]:
 
 def totals_form(page: str, points: list[int], species: list[int], version: int = 0) -> dict[str, str]:
     form = {"mode": "totals", "version": str(version)}
-    for seat, p, s in zip(seat_ids(page), points, species):
+    for seat, p, s in zip(seat_ids(page), points, species, strict=True):
         form[f"points_{seat}"] = str(p)
         form[f"species_{seat}"] = str(s)
     return form
@@ -67,7 +67,7 @@ def post_in_background(client: Client, path: str, form: dict[str, str]) -> tuple
     def submit() -> None:
         try:
             outcome.append(client.post(path, form))
-        except Exception as error:  # the connection dies with the server
+        except Exception as error:  # noqa: BLE001 - the connection dies with the server
             outcome.append(error)
 
     thread = threading.Thread(target=submit, daemon=True)

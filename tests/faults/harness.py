@@ -55,7 +55,7 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, wait: float = 30) -> "ServerProcess":
+    def start(self, wait: float = 30) -> ServerProcess:
         self.instance.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DATABASE_URL": self.database_url, "ORGANIZER_INSTANCE_PATH": str(self.instance),
                "PYTHONPATH": str(PROJECT_ROOT), **self.extra_env}
@@ -76,7 +76,7 @@ class ServerProcess:
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"server did not start:\n{self.log()}")
+                    raise RuntimeError(f"server did not start:\n{self.log()}") from None
                 time.sleep(0.1)
 
     def log(self) -> str:
@@ -98,7 +98,7 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.kill()  # nothing of a test server is worth waiting for
 
-    def __enter__(self) -> "ServerProcess":
+    def __enter__(self) -> ServerProcess:
         return self.start()
 
     def __exit__(self, *_exc: Any) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from tests.faults.conftest import (TABLE, audit_actions, integrity, post_in_background, result_of, signed_in,
-                                   totals_form, wait_for)
+from tests.faults.conftest import TABLE, audit_actions, integrity, post_in_background, result_of, signed_in, totals_form, wait_for
 from tests.faults.harness import ServerProcess
 
 POINTS, SPECIES = [31, 24, 17, 9], [6, 5, 5, 4]
@@ -102,7 +102,7 @@ def test_killed_in_the_middle_of_a_correction(servers: Callable[..., ServerProce
 
     restarted = servers()
     client = signed_in(restarted)
-    assert "version {}".format(after[1]) in client.get(TABLE.format(2)).text
+    assert f"version {after[1]}" in client.get(TABLE.format(2)).text
 
 
 def test_repeated_kills_at_random_moments_never_corrupt(servers: Callable[..., ServerProcess], demo_db: Path,
@@ -119,7 +119,7 @@ def test_repeated_kills_at_random_moments_never_corrupt(servers: Callable[..., S
         client = signed_in(server)
         stop = threading.Event()
 
-        def keep_submitting() -> None:
+        def keep_submitting(client: Any, stop: threading.Event) -> None:
             while not stop.is_set():
                 try:
                     page = client.get(TABLE.format(3) + "?edit=1&mode=totals").text
@@ -127,10 +127,10 @@ def test_repeated_kills_at_random_moments_never_corrupt(servers: Callable[..., S
                     version = stored[1] if stored else 0
                     client.post(TABLE.format(3) + "/result",
                                 totals_form(page, [rng.randint(0, 60) for _ in range(4)], SPECIES, version))
-                except Exception:
+                except Exception:  # noqa: BLE001 - the server was killed under this request
                     return
 
-        worker = threading.Thread(target=keep_submitting, daemon=True)
+        worker = threading.Thread(target=keep_submitting, args=(client, stop), daemon=True)
         worker.start()
         threading.Event().wait(0.3 + rng.random())
         server.kill()

@@ -13,8 +13,16 @@ import pytest
 
 from tests.faults.conftest import FAULT_FACTORY, integrity, post_in_background, wait_for
 from tests.faults.harness import ServerProcess
-from tests.faults.live_harness import (LiveTable, live_database, play_step, play_to_the_end, round_status, seats_for,
-                                       stored_log, true_state)
+from tests.faults.live_harness import (
+    LiveTable,
+    live_database,
+    play_step,
+    play_to_the_end,
+    round_status,
+    seats_for,
+    stored_log,
+    true_state,
+)
 from tests.organizer.test_live_support import form_of
 
 

@@ -45,7 +45,8 @@ def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     from organizer.db import make_engine
     from organizer.models import Event, Round
-    from organizer.services import live_tables as live, practice
+    from organizer.services import live_tables as live
+    from organizer.services import practice
     from organizer.services import rounds as round_service
 
     engine = make_engine(f"sqlite:///{path}")

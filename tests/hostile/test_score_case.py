@@ -94,7 +94,7 @@ def test_a_valid_case_with_random_damage_is_read_or_refused(data: st.DataObject)
 def test_far_flung_coordinates_are_refused_quickly(cells: list[tuple[int, int]]) -> None:
     """Huge coordinates must not make the engine build a huge grid."""
     case = copy.deepcopy(CASE)
-    for planted, (x, y) in zip(case["players"][0]["arboretum"], cells):
+    for planted, (x, y) in zip(case["players"][0]["arboretum"], cells, strict=False):
         planted["x"], planted["y"] = x, y
     read_and_score(case)
 
@@ -134,7 +134,8 @@ def test_the_installed_command_never_prints_a_traceback(tmp_path: Path) -> None:
     hostile = {
         "binary.json": b"\xff\xfe\x00garbage\x80",
         "nested.json": b"[" * 100_000,
-        "huge-number.json": b'{"rules": "standard-2018", "players": [{"name": "a", "arboretum": [{"x": 1e999, "y": 0, "species": "Oak", "value": 1}]}]}',
+        "huge-number.json": b'{"rules": "standard-2018", "players": [{"name": "a", "arboretum": '
+                            b'[{"x": 1e999, "y": 0, "species": "Oak", "value": 1}]}]}',
         "empty.json": b"",
         "valid.json": json.dumps(CASE).encode(),
     }

@@ -90,9 +90,11 @@ def test_upload_a_score_case(signed_in: FlaskClient, session: Session) -> None:
     sp = view.table.species
     names = [s.player.name for s in view.seats if s.player]
     case = {"rules": "standard-2018", "species": list(sp), "players": [
-        {"name": names[1], "arboretum": [{"x": 0, "y": 0, "species": sp[2], "value": 3}, {"x": 0, "y": 1, "species": sp[2], "value": 6}],
+        {"name": names[1],
+         "arboretum": [{"x": 0, "y": 0, "species": sp[2], "value": 3}, {"x": 0, "y": 1, "species": sp[2], "value": 6}],
          "hand": [f"{sp[3]} {v}" for v in range(1, 8)]},
-        {"name": names[0], "arboretum": [{"x": 0, "y": 0, "species": sp[0], "value": 2}], "hand": [f"{sp[1]} {v}" for v in range(1, 8)]},
+        {"name": names[0], "arboretum": [{"x": 0, "y": 0, "species": sp[0], "value": 2}],
+         "hand": [f"{sp[1]} {v}" for v in range(1, 8)]},
     ]}
     data = {"mode": "assistant", "version": "0", "case_file": (io.BytesIO(json.dumps(case).encode()), "table.json")}
     response = signed_in.post(url(event, "result"), data=data, content_type="multipart/form-data")

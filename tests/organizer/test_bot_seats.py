@@ -27,9 +27,9 @@ def test_a_two_player_table_with_a_bot_counts_for_the_person(session: Session) -
     session.commit()
     session.expire_all()
     views = rounds.tables_of(session, rnd.id)
-    for view, scores in zip(views, ((25, 31), (18, 12))):
+    for view, scores in zip(views, ((25, 31), (18, 12)), strict=True):
         entries = [results.SeatEntry(s.seat.player_id, points, 5)  # type: ignore[arg-type]
-                   for s, points in zip(view.seats, scores)]
+                   for s, points in zip(view.seats, scores, strict=True)]
         result = results.save_result(session, event, rnd, view, results.Submission("totals", entries), 0, "test")
         results.confirm_by_organizer(session, event, view, result, result.version, None, "test")
 

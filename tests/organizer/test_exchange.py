@@ -7,6 +7,7 @@ import html
 import io
 import json
 import zipfile
+
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select

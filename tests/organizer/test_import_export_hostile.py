@@ -19,7 +19,8 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from organizer.models import Event, Player, Round
-from organizer.services import live_tables, rounds as round_service
+from organizer.services import live_tables
+from organizer.services import rounds as round_service
 
 from .test_exchange import _changed, demo
 

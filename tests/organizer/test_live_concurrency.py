@@ -15,6 +15,7 @@ from organizer.services import live_seats
 
 from .conftest import make_app
 from .test_live_support import (
+    VERSION,
     SeatClient,
     assert_hides,
     fast_sqlite,
@@ -25,7 +26,6 @@ from .test_live_support import (
     stored_log,
     true_state,
 )
-from .test_live_support import VERSION
 
 
 def test_all_seats_pick_at_the_same_instant_many_times(app: Flask, session: Session) -> None:
@@ -52,7 +52,8 @@ def test_all_seats_pick_at_the_same_instant_many_times(app: Flask, session: Sess
         statuses: list[int] = []
         errors: list[BaseException] = []
 
-        def tap(seat: SeatClient, fields: dict[str, str], nonce: str, stamp: str) -> None:
+        def tap(seat: SeatClient, fields: dict[str, str], nonce: str, stamp: str, barrier: threading.Barrier,
+                statuses: list[int], errors: list[BaseException]) -> None:
             client = seat.client.application.test_client()  # each thread its own device
             try:
                 barrier.wait()
@@ -63,7 +64,7 @@ def test_all_seats_pick_at_the_same_instant_many_times(app: Flask, session: Sess
                 errors.append(exc)
 
         # every seat taps twice at once (a double tap): 8 requests at the same instant
-        threads = [threading.Thread(target=tap, args=(seat, form_of(action), nonce, stamp))
+        threads = [threading.Thread(target=tap, args=(seat, form_of(action), nonce, stamp, barrier, statuses, errors))
                    for seat, action, nonce, stamp in plans for _ in range(2)]
         for thread in threads:
             thread.start()
@@ -144,7 +145,8 @@ def test_restart_in_the_middle_of_a_draft(database_url: str, tmp_path: Path) -> 
         again = SeatClient(restarted.test_client(), seats[0].token, 0)
         page_after = again.page()
         assert true_state(restarted, table_id).version == before.version
-        assert f"Your choice: <strong>{chosen}</strong>" in page_after and f"Your choice: <strong>{chosen}</strong>" in page_before
+        choice = f"Your choice: <strong>{chosen}</strong>"
+        assert choice in page_after and choice in page_before
         state = play_whole_game(restarted, view, random.Random(2))
         assert state.is_terminal()
         log = stored_log(restarted, table_id)

@@ -43,7 +43,8 @@ def follow_tick(client: FlaskClient, response: Any) -> Any:
 
 
 def live_round(session: Session, players: int, round_format: str = "draft", table_size: int = 4,
-               pick_timer: int | None = None, seed: int = 5, edition: str = "2018") -> tuple[Event, Round, list[round_service.TableSeating]]:
+               pick_timer: int | None = None, seed: int = 5, edition: str = "2018",
+               ) -> tuple[Event, Round, list[round_service.TableSeating]]:
     """An event whose round 1 (``round_format``) is published with ``players`` players."""
     data = event_service.EventInput(name="Live Cup", date=date(2026, 5, 2))
     data.round_formats = [round_format, "standard"]

@@ -37,7 +37,8 @@ def test_gunicorn_serves_the_app(database_url: str, tmp_path: Path) -> None:
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
                     server.kill()
-                    raise AssertionError("gunicorn did not answer:\n" + (server.stdout.read().decode() if server.stdout else ""))
+                    raise AssertionError(
+                        "gunicorn did not answer:\n" + (server.stdout.read().decode() if server.stdout else "")) from None
                 time.sleep(0.2)
         assert "Create account and sign in" in body or "Sign in" in body
         assert (tmp_path / "instance" / "secret_key").exists()

@@ -25,7 +25,7 @@ def published_table(client: FlaskClient, session: Session, event: Event, players
 
 def totals_form(view: round_service.TableSeating, points: list[Any], species: list[Any], version: int = 0) -> dict[str, Any]:
     form: dict[str, Any] = {"mode": "totals", "version": str(version)}
-    for seat_view, p, s in zip(view.seats, points, species):
+    for seat_view, p, s in zip(view.seats, points, species, strict=True):
         form[f"points_{seat_view.seat.id}"] = str(p)
         form[f"species_{seat_view.seat.id}"] = str(s)
     return form

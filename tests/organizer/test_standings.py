@@ -334,6 +334,6 @@ def test_shared_ranks_only_for_players_level_on_every_tiebreak(
     def figures(row: StandingRow) -> tuple[float, int, float, int]:
         return row.tournament_points, row.game_points, row.opponents_average, row.species_count
 
-    for before, after in zip(rows, rows[1:]):
+    for before, after in zip(rows, rows[1:], strict=False):
         assert figures(before) >= figures(after)
         assert (before.rank == after.rank) == (figures(before) == figures(after))
