@@ -16,8 +16,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
-from .case import parse_case_text
 from .errors import ArboretumError
+from .score_line import score_line
 
 #: A subcommand: its one-line help, and "module:function" of the function adding its parser.
 Command = tuple[str, str]
@@ -38,7 +38,7 @@ def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO) -> int:
             else:
                 with open(path, encoding="utf-8") as handle:
                     text = handle.read()
-            line = parse_case_text(text).score().to_json_text()
+            line = score_text(text)
         except ArboretumError as exc:
             line, status = error_line(f"{path}: {exc}"), 1
         except (OSError, UnicodeDecodeError) as exc:
@@ -47,6 +47,24 @@ def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO) -> int:
         out.write(line + "\n")
         out.flush()
     return status
+
+
+def score_text(text: str) -> str:
+    """The result line of one case's text; raises an :class:`ArboretumError` naming its fault."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        data = _UNREADABLE
+    line = score_line(data) if data is not _UNREADABLE else None
+    if line is None:
+        # the full path: the one definition of the rules, and the one that names faults
+        from .case import parse_case, parse_case_text
+
+        return (parse_case_text(text) if data is _UNREADABLE else parse_case(data)).score().to_json_text()
+    return line
+
+
+_UNREADABLE = object()
 
 
 def error_line(message: str) -> str:
