@@ -13,8 +13,9 @@ equal paths are chosen the same way."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress, islice, repeat
 from json.encoder import encode_basestring as _json_text
-from operator import itemgetter
+from operator import add, getitem, itemgetter, lt, mul
 
 from .cards import Edition, edition_species
 from .paths import EIGHT_BONUS_STANDARD
@@ -28,18 +29,25 @@ _INT_ONLY = frozenset({int})
 #: cells are ints y * _ROW + x; coordinates this large or larger take the full path
 _ROW = 1 << 16
 _REACH = 1 << 14
+#: the steps to a cell's neighbours, in the order PathFinder tries them, for map(add, cells, step)
+_RIGHT, _LEFT, _DOWN, _UP = repeat(1), repeat(-1), repeat(_ROW), repeat(-_ROW)
 _EIGHTS = frozenset(8 * k + 7 for k in range(10))
+#: far beyond any card value: the value of "no neighbour" in a search
+_NO_CARD = 99
 
 
 class _InPlay:
     """Look-ups for one list of species in play (shared by every case listing the same)."""
 
-    __slots__ = ("names", "planted", "texts", "unscored")
+    __slots__ = ("names", "planted", "texts", "claims", "unscored")
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = tuple(names)
         self.planted = {(name, value): 8 * k + value - 1 for k, name in enumerate(names) for value in range(1, 9)}
         self.texts = {f"{name} {value}": 8 * k + value - 1 for k, name in enumerate(names) for value in range(1, 9)}
+        #: a card's part of a hand's claims, byte k of an int holding the sum of species k (at
+        #: most 36): a hand's claims are then one sum() and one to_bytes(), both in C
+        self.claims = [value << 8 * k for k in range(len(names)) for value in range(1, 9)]
         #: a species' entry when it scores nothing, without and with the right
         self.unscored = [
             tuple(f'{_json_text(name)}: {{"right": {right}, "points": 0, "path": []}}' for right in ("false", "true"))
@@ -71,6 +79,19 @@ def _in_play(edition: Edition, listed: object) -> _InPlay | None:
     return found
 
 
+class _Planted:
+    """One arboretum as ints, in the case's order: cards, coordinates, and each card's neighbour
+    to the right, left, below and above (``len(cards)`` for none)."""
+
+    __slots__ = ("cards", "xs", "ys", "right", "left", "down", "up")
+
+    def __init__(
+        self, cards: list[int], xs: list[int], ys: list[int], around: tuple[list[int], list[int], list[int], list[int]]
+    ) -> None:
+        self.cards, self.xs, self.ys = cards, xs, ys
+        self.right, self.left, self.down, self.up = around
+
+
 def score_line(data: object) -> str | None:
     """The result line of an ordinary standard-game case, or None to take the full path."""
     if type(data) is not dict or not data.keys() <= _CASE_KEYS:
@@ -88,7 +109,7 @@ def score_line(data: object) -> str | None:
         return None
     planted, texts = in_play.planted, in_play.texts
     names: list[str] = []
-    arboretums: list[tuple[list[int], list[int], list[int], list[int]]] = []
+    arboretums: list[_Planted] = []
     hands: list[list[int]] = []
     every_card: list[int] = []
     try:
@@ -113,12 +134,26 @@ def score_line(data: object) -> str | None:
             # true and 1.0 would find the card of value 1)
             if sum(map(len, planted_cards)) != 4 * len(planted_cards) or not set(map(type, xs + ys + values)) <= _INT_ONLY:
                 return None
-            if cards and (max(xs) >= _REACH or min(xs) <= -_REACH or max(ys) >= _REACH or min(ys) <= -_REACH):
+            n = len(cards)
+            if n and (max(xs) >= _REACH or min(xs) <= -_REACH or max(ys) >= _REACH or min(ys) <= -_REACH):
                 return None
-            cells = [y * _ROW + x for x, y in zip(xs, ys, strict=True)]
-            if len(set(cells)) != len(cells) or cells and not _connected(cells):
+            cells = list(map(add, map(mul, ys, repeat(_ROW)), xs))
+            index = dict(zip(cells, range(n), strict=True))
+            if len(index) != n:  # two cards in one cell
                 return None
-            arboretums.append((cards, cells, xs, ys))
+            # each card's neighbours, found by C-level maps, not a loop over the cards
+            get, none = index.get, repeat(n)
+            around = (
+                list(map(get, map(add, cells, _RIGHT), none)),
+                list(map(get, map(add, cells, _LEFT), none)),
+                list(map(get, map(add, cells, _DOWN), none)),
+                list(map(get, map(add, cells, _UP), none)),
+            )
+            # one group: so it is when every card has a neighbour listed before it (an
+            # arboretum listed in the order it grew); otherwise grown from the first card
+            if n > 1 and not all(map(lt, islice(map(min, *around), 1, None), range(1, n))) and not _connected(cells):
+                return None
+            arboretums.append(_Planted(cards, xs, ys, around))
             hands.append(hand_cards)
             every_card += cards
             every_card += hand_cards
@@ -127,7 +162,6 @@ def score_line(data: object) -> str | None:
     if len(set(every_card)) != len(every_card):
         return None
     return _score(in_play, listed is None, species_tiebreak, names, arboretums, hands, every_card)
-
 
 def _connected(cells: list[int]) -> bool:
     # grown a ring at a time, the set operations doing the looking up
@@ -149,88 +183,82 @@ def _score(
     unlisted: bool,
     species_tiebreak: bool,
     names: list[str],
-    arboretums: list[tuple[list[int], list[int], list[int], list[int]]],
+    arboretums: list[_Planted],
     hands: list[list[int]],
     every_card: list[int],
 ) -> str:
     count = len(in_play.names)
     # claims: the hand's sum, where an 8 counts 0 if another player holds that species' 1
-    claims = []
-    for hand in hands:
-        sums = [0] * count
-        for card in hand:
-            sums[card >> 3] += (card & 7) + 1
-        claims.append(sums)
+    part = in_play.claims.__getitem__
+    sums = [sum(map(part, hand)) for hand in hands]
     held = set().union(*hands)
     for eight in held & _EIGHTS:
         if eight - 7 in held:
-            for hand, sums in zip(hands, claims, strict=True):
+            for p, hand in enumerate(hands):
                 if eight in hand and eight - 7 not in hand:
-                    sums[eight >> 3] -= 8
-    if unlisted:  # the species in play are those that appear, in the edition's order
-        scored: Sequence[int] = sorted({card >> 3 for card in every_card})
-    else:
-        scored = range(count)
-    species_of = [[card >> 3 for card in cards] for cards, _, _, _ in arboretums]
-    finders: list[_Finder | None] = [None] * len(names)
-    entries: list[list[str]] = [[] for _ in names]
-    totals = [0] * len(names)
+                    sums[p] -= 8 << 8 * (eight >> 3)
+    claims = [total.to_bytes(count, "little") for total in sums]
+    best = list(map(max, *claims))
+    species_of = [[card >> 3 for card in arboretum.cards] for arboretum in arboretums]
     unscored, species_names = in_play.unscored, in_play.names
-    for k in scored:
-        column = [sums[k] for sums in claims]
-        best = max(column)
-        for p, claim in enumerate(column):
-            if claim == best and species_of[p].count(k) >= 2:
-                finder = finders[p]
+    players = []
+    keys = []
+    for name, claim, arboretum, kinds in zip(names, claims, arboretums, species_of, strict=True):
+        rights = list(map(int.__eq__, claim, best))
+        entries = list(map(getitem, unscored, rights))
+        total = 0
+        finder = None
+        for k in compress(range(count), rights):
+            if kinds.count(k) >= 2:
                 if finder is None:
-                    finder = finders[p] = _Finder(*arboretums[p])
+                    finder = _Finder(arboretum, kinds)
                 found = finder.best_path(k)
                 if found is not None:
                     points, path = found
-                    totals[p] += points
-                    entries[p].append(
-                        f'{_json_text(species_names[k])}: {{"right": true, "points": {points}, "path": [{path}]}}'
-                    )
-                    continue
-            entries[p].append(unscored[k][claim == best])
-    if species_tiebreak:
-        keys: list[tuple[int, int]] = [(total, len(set(kinds))) for total, kinds in zip(totals, species_of, strict=True)]
-    else:
-        keys = [(total, 0) for total in totals]
+                    total += points
+                    entries[k] = f'{_json_text(species_names[k])}: {{"right": true, "points": {points}, "path": [{path}]}}'
+        if unlisted:  # the species in play are those that appear, in the edition's order
+            entries = [entries[k] for k in sorted({card >> 3 for card in every_card})]
+        players.append(
+            f'{{"name": {_json_text(name)}, "total": {total}, "species": {{{", ".join(entries)}}}, "bonus": 0}}'
+        )
+        keys.append((total, len(set(kinds)) if species_tiebreak else 0))
     top = max(keys)
-    players = [
-        f'{{"name": {_json_text(name)}, "total": {total}, "species": {{{", ".join(species)}}}, "bonus": 0}}'
-        for name, total, species in zip(names, totals, entries, strict=True)
-    ]
     winners = ", ".join([_json_text(name) for name, key in zip(names, keys, strict=True) if key == top])
     return f'{{"players": [{", ".join(players)}], "winners": [{winners}]}}'
 
 
 class _Finder:
-    """:class:`engine.paths.PathFinder` on ints: the same walk order, so the same choices."""
+    """:meth:`engine.paths.PathFinder.best_path` on ints, step for step, so the same choices:
+    cards visited in rising value order (the case's order among equal values), the cards a path
+    may come from tried in neighbour order."""
 
-    __slots__ = ("species", "values", "xs", "ys", "order", "preds")
+    __slots__ = ("arboretum", "species", "values", "order", "sorted_species", "preds")
 
-    def __init__(self, cards: list[int], cells: list[int], xs: list[int], ys: list[int]) -> None:
-        # positions in rising value order, the arboretum's own order among equal values
-        order = sorted(range(len(cards)), key=[card & 7 for card in cards].__getitem__)
-        self.order = order
-        self.species = [cards[i] >> 3 for i in order]
-        self.values = values = [(cards[i] & 7) + 1 for i in order]
-        self.xs, self.ys = xs, ys
-        cells = [cells[i] for i in order]
-        index = {cell: i for i, cell in enumerate(cells)}.get
-        row = _ROW
+    def __init__(self, arboretum: _Planted, species: list[int]) -> None:
+        self.arboretum = arboretum
+        cards = arboretum.cards
+        n = len(cards)
+        self.species = species
+        #: by position in the case, with the value of "no neighbour" last
+        self.values = values = [(card & 7) + 1 for card in cards]
+        values.append(_NO_CARD)
+        self.order = order = sorted(range(n), key=values.__getitem__)
+        self.sorted_species = [species[i] for i in order]
+        # the cards a path may come from into each card
         self.preds = [
-            [j for n in (c + 1, c - 1, c + row, c - row) if (j := index(n)) is not None and values[j] < value]
-            for c, value in zip(cells, values, strict=True)
+            [j for j in four if values[j] < value]
+            for four, value in zip(
+                zip(arboretum.right, arboretum.left, arboretum.down, arboretum.up, strict=True), values, strict=False
+            )
         ]
 
     def best_path(self, species: int) -> tuple[int, str] | None:
         """(points, the path's cells as JSON) of the best path of ``species``, or None."""
-        names, values, all_preds = self.species, self.values, self.preds
-        first = names.index(species)
-        last = len(names) - 1 - names[::-1].index(species)
+        names, values, all_preds, order = self.species, self.values, self.preds, self.order
+        in_order = self.sorted_species
+        first = in_order.index(species)
+        last = len(in_order) - in_order[::-1].index(species)
         n = len(names)
         eight_bonus = EIGHT_BONUS_STANDARD
         mixed_score = [-1] * n
@@ -241,7 +269,7 @@ class _Finder:
         best_score, best_len = -(10**9), 0
         best_end = best_prev = -1
         best_is_pure = False
-        for i in range(first, last + 1):
+        for i in order[first:last]:
             preds = all_preds[i]
             top, top_len, top_at = -1, 0, -1
             for p in preds:
@@ -293,6 +321,6 @@ class _Finder:
             points += 1
         if values[walk[-1]] == 8:
             points += eight_bonus
-        order, xs, ys = self.order, self.xs, self.ys
-        path = ", ".join([f'{{"x": {xs[order[i]]}, "y": {ys[order[i]]}}}' for i in walk])
+        xs, ys = self.arboretum.xs, self.arboretum.ys
+        path = ", ".join([f'{{"x": {xs[i]}, "y": {ys[i]}}}' for i in walk])
         return max(0, points), path
