@@ -57,6 +57,11 @@ def _covered() -> frozenset[int]:
     return frozenset(font.face.charToGlyph) & frozenset(bold.face.charToGlyph)
 
 
+@lru_cache(maxsize=1)
+def _covered_chars() -> frozenset[str]:
+    return frozenset(map(chr, _covered()))
+
+
 def covers(char: str) -> bool:
     """Whether the bundled font has a glyph for ``char``."""
     return ord(char) in _covered()
@@ -69,6 +74,8 @@ def safe_text(text: object, strip: bool = True) -> str:
     control characters and line breaks become spaces, and anything still without a glyph becomes
     the placeholder, so the reader sees that something was there."""
     value = unicodedata.normalize("NFC", "" if text is None else str(text))
+    if value.isprintable() and _covered_chars().issuperset(value):
+        return value.strip() if strip else value  # the usual name: nothing to replace
     covered = _covered()
     out: list[str] = []
     for char in value:
