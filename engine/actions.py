@@ -89,19 +89,25 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Give:
-    """Solo: put ``card`` from the player's hand face up into Q's arboretum at ``cell``."""
+    """Solo: put ``card`` from the player's hand face up into Q's arboretum at ``cell``. Where
+    Q places its cards by the rule (``Game.q_places == "rule"``) the player names only the card
+    (``cell`` None, ``give Oak 3``) and the game works the cell out; the log keeps the cell."""
 
     card: Card
-    cell: Cell
+    cell: Cell | None = None
 
     def __post_init__(self) -> None:
         _check_card(self.card, "give")
+        if self.cell is None:
+            return
         if type(self.cell) is not tuple:
             object.__setattr__(self, "cell", _check_cell(self.cell, f"give {self.card}"))
         else:
             _check_cell(self.cell, f"give {self.card}")
 
     def __str__(self) -> str:
+        if self.cell is None:
+            return f"give {self.card}"
         return f"give {self.card} at {self.cell[0]},{self.cell[1]}"
 
 
@@ -150,7 +156,7 @@ def trusted_play(card: Card, cell: Cell) -> Play:
     return action
 
 
-def trusted_give(card: Card, cell: Cell) -> Give:
+def trusted_give(card: Card, cell: Cell | None) -> Give:
     action: Give = _new(Give)
     _set_give[0](action, card)
     _set_give[1](action, cell)
@@ -174,13 +180,13 @@ _CELL = r"(?P<x>-?\d+) ?, ?(?P<y>-?\d+)"
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("draw", re.compile(r"^draw (?:(?P<deck>deck)|discard(?: (?P<seat>\d+))?)$", re.IGNORECASE)),
     ("play", re.compile(rf"^play (?P<card>.+?) at {_CELL}$", re.IGNORECASE)),
-    ("give", re.compile(rf"^give (?P<card>.+?) at {_CELL}$", re.IGNORECASE)),
+    ("give", re.compile(rf"^give (?P<card>.+?)(?: at {_CELL})?$", re.IGNORECASE)),
     ("pick", re.compile(rf"^pick (?P<card>.+?) (?:at {_CELL}|(?P<discard>discard))$", re.IGNORECASE)),
     ("discard", re.compile(r"^discard (?P<card>.+)$", re.IGNORECASE)),
 )
 
 _EXAMPLES = (
-    "'draw deck', 'draw discard 2', 'play Oak 3 at 0,1', 'discard Oak 3', 'give Oak 3 at 2,0', 'pick Oak 3 at 0,1',"
+    "'draw deck', 'draw discard 2', 'play Oak 3 at 0,1', 'discard Oak 3', 'give Oak 3', 'give Oak 3 at 2,0', 'pick Oak 3 at 0,1',"
     " 'pick Oak 3 discard'"
 )
 
@@ -207,7 +213,7 @@ def parse_action(text: str) -> Action:
         if kind == "play":
             return Play(card, cell)  # type: ignore[arg-type]
         if kind == "give":
-            return Give(card, cell)  # type: ignore[arg-type]
+            return Give(card, cell)
         if kind == "pick":
             return Pick(card, cell)
         return Discard(card)

@@ -284,6 +284,7 @@ class TurnPlanner:
         for action in actions:
             give = cast(Give, action)
             card, cell = give.card, give.cell
+            assert cell is not None  # legal gives name their cell (the rule's, when Q places them)
             name = card.species
             gain = self.place_gain(q_table, card, cell, q_rights)
             spread = 1.5 * q_rights[name] if q_table.count(name) else 0.0

@@ -45,6 +45,10 @@ SIMULTANEOUS = -2
 TERMINAL = -4
 
 MODES = ("standard", "draft", "solo")
+#: solo: Q places each card given to it by the rule of RULES.md §4 / the player chooses the cell
+Q_BY_RULE = "rule"
+Q_BY_PLAYER = "player"
+Q_PLACES = (Q_BY_RULE, Q_BY_PLAYER)
 #: mode name -> its State subclass; a subclass that sets ``mode`` registers itself on definition
 #: (``engine/__init__.py`` imports every mode, so the registry is full whenever engine is imported)
 GAME_MODES: dict[str, type[State]] = {}
@@ -68,6 +72,10 @@ class Game:
     species: tuple[str, ...] | None = None
     left_out: tuple[str, ...] | None = None
     names: tuple[str, ...] | None = None
+    #: solo only: who places the cards given to Q. "rule" (the default since RULES.md §4 was
+    #: revised): Q places each card itself by the fixed rule; "player": the player chooses the
+    #: cell (the gentler variant). A saved solo game without the key is of the old form, "player".
+    q_places: str | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -115,6 +123,14 @@ class Game:
             for i, name in enumerate(names):
                 if name in names[:i]:
                     raise GameSetupError(f"seat {i}: the name {name!r} is used twice at this table")
+        q_places = self.q_places
+        if self.mode == "solo":
+            q_places = Q_BY_RULE if q_places is None else q_places
+            if q_places not in Q_PLACES:
+                raise GameSetupError(f"q_places {q_places!r}: expected 'rule' (Q places its cards) or 'player'")
+        elif q_places is not None:
+            raise GameSetupError(f"q_places {q_places!r}: only the solo game gives cards to Q")
+        object.__setattr__(self, "q_places", q_places)
         object.__setattr__(self, "edition", edition)
         object.__setattr__(self, "species", species)
         object.__setattr__(self, "left_out", tuple(s for s in edition_species(edition) if s not in species))
@@ -153,7 +169,7 @@ class Game:
         return state_class(self)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "mode": self.mode,
             "players": self.players,
             "edition": self.edition.value,
@@ -161,6 +177,9 @@ class Game:
             "species": list(self.species or ()),
             "names": list(self.names or ()),
         }
+        if self.q_places is not None:
+            out["q_places"] = self.q_places
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> Game:
@@ -177,6 +196,8 @@ class Game:
                 edition=obj.get("edition", "2018"),
                 species=tuple(obj["species"]) if isinstance(obj.get("species"), list) else obj.get("species"),
                 names=tuple(obj["names"]) if isinstance(obj.get("names"), list) else obj.get("names"),
+                # a solo game saved before Q placed its own cards has no key: the player placed them
+                q_places=obj.get("q_places", Q_BY_PLAYER if obj["mode"] == "solo" else None),
             )
         except GameSetupError as exc:
             raise CaseError(f"saved game: {exc}") from None
@@ -350,7 +371,7 @@ class State(ABC):
         """Rebuild a saved game by replaying its actions; a bad save raises CaseError naming
         the action index."""
         game = Game.from_json(obj)
-        unknown = set(obj) - {"mode", "players", "edition", "seed", "species", "names", "actions"}
+        unknown = set(obj) - {"mode", "players", "edition", "seed", "species", "names", "q_places", "actions"}
         if unknown:
             raise CaseError(f"saved game: unknown key(s) {', '.join(sorted(unknown))}")
         actions = obj.get("actions", [])
@@ -456,5 +477,6 @@ def replay(obj: Any) -> State:
 
 
 __all__ = [
-    "GAME_MODES", "Game", "GameSetupError", "MODES", "SIMULTANEOUS", "StaleActionError", "State", "TERMINAL", "replay",
+    "GAME_MODES", "Game", "GameSetupError", "MODES", "Q_BY_PLAYER", "Q_BY_RULE", "Q_PLACES", "SIMULTANEOUS",
+    "StaleActionError", "State", "TERMINAL", "replay",
 ]

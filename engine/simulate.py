@@ -201,10 +201,12 @@ def simulate(
     rotate: bool = False,
     on_game: Callable[[int, State], None] | None = None,
     first_index: int = 0,
+    q_places: str | None = None,
 ) -> Summary:
     """Play ``games`` seeded games and summarise them; ``on_game(i, state)`` sees each finished
     game (for ``--out`` and the progress bar). ``first_index`` starts the run at a later game
-    (games ``first_index`` .. ``first_index + games - 1``), to split a run across processes."""
+    (games ``first_index`` .. ``first_index + games - 1``), to split a run across processes.
+    ``q_places``: solo only, who places Q's cards ("rule", the default, or "player")."""
     from .cards import Edition
     from .errors import CardError, GameSetupError
     from .game import Game
@@ -218,7 +220,8 @@ def simulate(
     for index in range(first_index, first_index + games):
         lineup = lineup_for(names, player_seats, index, rotate)
         try:
-            game = Game(mode, players, seed=game_seed(seed, index), edition=Edition.parse(edition))
+            game = Game(mode, players, seed=game_seed(seed, index), edition=Edition.parse(edition),
+                        q_places=q_places if mode == "solo" else None)
         except (GameSetupError, CardError) as exc:
             raise SimulationError(str(exc)) from None
         state = game.new_initial_state()
@@ -310,7 +313,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
         bar.update(index + 1)
 
     try:
-        summary = simulate(args.mode, players, args.games, bots, args.seed, args.edition, args.rotate, on_game)
+        summary = simulate(args.mode, players, args.games, bots, args.seed, args.edition, args.rotate, on_game,
+                           q_places=args.q_places)
     except ArboretumError as exc:
         bar.close()
         print(f"arboretum simulate: error: {exc}", file=err)
@@ -365,6 +369,10 @@ def add_simulate_command(subparsers: argparse._SubParsersAction[argparse.Argumen
     parser.add_argument("--edition", choices=("2018", "2010"), default="2018", help="card edition (default: 2018)")
     parser.add_argument(
         "--rotate", action="store_true", help="shift the bots one seat per game, so no bot always starts"
+    )
+    parser.add_argument(
+        "--q-places", choices=("rule", "player"), default=None,
+        help="solo: Q places its cards by the rule (default) or the player chooses the cell (the gentler variant)",
     )
     parser.add_argument("--out", metavar="GAMES.jsonl", help="write every game's JSON (for replay), one per line")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")

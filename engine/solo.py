@@ -1,24 +1,68 @@
 """The solo game, "The Garden of Non-Forking Paths" (RULES.md §4), as a state machine.
 
 The player (seat 0) plays the standard turn with other hooks: one shared discard pile, a
-``give`` phase (a hand card into Q's arboretum, at a cell the player chooses) instead of the
-discard, then the refill of the discard pile and Q's face-down hand. Q is seat 1 and never acts."""
+``give`` phase (a hand card into Q's arboretum) instead of the discard, then the refill of the
+discard pile and Q's face-down hand. Q is seat 1 and never acts.
+
+Where the card goes (RULES.md §4, revised): by default Q places it itself (``Game.q_places ==
+"rule"``): of the legal cells, the one where the sum over species of Q's best-path points is
+then highest, ties to the smallest y, then the smallest x. The player names only the card
+(``give Oak 3``); the log keeps the cell the rule chose (``give Oak 3 at 1,0``), and a give
+naming another cell is refused. In the gentler variant (``"player"``, and every solo game saved
+before the revision) the player chooses the cell."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from dataclasses import replace
+from typing import ClassVar, cast
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, trusted_give
-from .arboretum import Arboretum
+from .arboretum import Arboretum, Cell
+from .bots_paths import PathTable
 from .cards import Card
-from .errors import NotYourTurnError
+from .errors import IllegalActionError, NotYourTurnError
+from .game import Q_BY_RULE, Game, State
 from .standard import HAND_SIZE, PLAY, StandardState, find_card
-from .views import Phase
+from .views import Phase, PublicMove, TurnView
 
 PLAYER = 0
 Q = 1
 GIVE = Phase.GIVE
+#: §2's bonus for a path ending on an 8 (Q's paths are worth §2's points)
+EIGHT_BONUS = 2
+
+
+def rule_cell(arboretum: Arboretum, card: Card, table: PathTable | None = None) -> tuple[Cell, list[tuple[str, int]]]:
+    """Where Q places ``card`` by the rule of RULES.md §4, and the species whose best path it
+    raises there with their new points. ``table``: Q's arboretum's :class:`PathTable`, when the
+    caller places several cards into the same arboretum."""
+    if not len(arboretum):
+        return (0, 0), []
+    if table is None:
+        table = PathTable(arboretum, EIGHT_BONUS)
+    best_cell: Cell | None = None
+    best_gain = -1
+    best_gains: list[tuple[str, int]] = []
+    # legal_cells() is sorted by x, then y; the rule's tie-break is the smallest y, then x
+    for cell in sorted(arboretum.legal_cells(), key=lambda c: (c[1], c[0])):
+        gains = table.gains(cell, card.value, card.species)
+        gain = sum(points for _, points in gains)
+        if gain > best_gain:
+            best_cell, best_gain, best_gains = cell, gain, gains
+    assert best_cell is not None  # a non-empty arboretum always has an empty neighbour
+    return best_cell, [(species, table.best(species) + points) for species, points in best_gains]
+
+
+def rule_note(card: Card, cell: Cell, raised: list[tuple[str, int]], first: bool) -> str:
+    """Where Q put ``card`` and why, in a few words."""
+    where = f"Q put {card} at {cell[0]},{cell[1]}"
+    if first:
+        return f"{where}: Q's first card"
+    if not raised:
+        return f"{where}: no cell adds to Q's paths, so the first free cell (top row, then left)"
+    paths = " and ".join(f"{species} path to {points}" for species, points in raised)
+    return f"{where}: it raises Q's best {paths}"
 
 
 class SoloState(StandardState):
@@ -29,6 +73,13 @@ class SoloState(StandardState):
     last_phase = GIVE
     seat_piles = False
     phase_words: ClassVar[dict[Phase, str]] = {**StandardState.phase_words, GIVE: "to give Q a card"}
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        #: Q places the cards it is given (the rule) instead of the player
+        self.q_by_rule = game.q_places == Q_BY_RULE
+        #: history index of each rule placement -> what Q did and why, in words
+        self.q_notes: dict[int, str] = {}
 
     # -- setup hooks ----------------------------------------------------------------------
     def _deal_hands(self) -> list[list[Card]]:
@@ -55,16 +106,24 @@ class SoloState(StandardState):
         return out
 
     def _places_card(self) -> bool:
-        return self.phase is PLAY or self.phase is GIVE
+        # under the rule the player chooses no cell of Q's
+        return self.phase is PLAY or (self.phase is GIVE and not self.q_by_rule)
 
     def _target_arboretum(self) -> Arboretum:
         return self.arboretums[Q] if self.phase is GIVE else self.arboretums[PLAYER]
 
     def _last_phase_actions(self, hand: list[Card]) -> list[Action]:
-        cells = self.arboretums[Q].legal_cells()
+        q_arboretum = self.arboretums[Q]
+        if self.q_by_rule:
+            table = PathTable(q_arboretum, EIGHT_BONUS) if len(q_arboretum) else None
+            return [trusted_give(card, rule_cell(q_arboretum, card, table)[0]) for card in hand]
+        cells = q_arboretum.legal_cells()
         return [trusted_give(card, cell) for card in hand for cell in cells]
 
     def _random_last_action(self, below: Callable[[int], int], hand: list[Card]) -> Action:
+        if self.q_by_rule:
+            card = hand[below(len(hand))]
+            return trusted_give(card, rule_cell(self.arboretums[Q], card)[0])
         cells = self.arboretums[Q].legal_cells()
         n = len(cells)
         index = below(len(hand) * n)
@@ -85,7 +144,20 @@ class SoloState(StandardState):
         if index < 0:
             raise self._not_in_hand(actor, card, "give")
         q_arboretum = self.arboretums[Q]
-        if not q_arboretum.is_legal_cell(cell):
+        if self.q_by_rule:
+            first = not len(q_arboretum)
+            chosen, raised = rule_cell(q_arboretum, card)
+            if cell is not None and cell != chosen:
+                raise IllegalActionError(
+                    f"{self.who(actor)}: {action}: Q places the cards it is given by its rule, and {card} goes to"
+                    f" {chosen[0]},{chosen[1]} (give {card})"
+                )
+            self.q_notes[len(self.history)] = rule_note(card, chosen, raised, first)
+            action = trusted_give(hand[index], chosen)  # the log keeps the cell the rule chose
+            cell = chosen
+        elif cell is None:
+            raise IllegalActionError(f"{self.who(actor)}: {action}: in this game you choose Q's cell (give CARD at X,Y)")
+        elif not q_arboretum.is_legal_cell(cell):
             self._check_placement(actor, q_arboretum, card, cell, "Q's arboretum")
         q_arboretum.place(hand.pop(index), cell)
         self.history.append((actor, action))
@@ -109,7 +181,7 @@ class SoloState(StandardState):
             Phase.DRAW1: "draw deck, or draw discard",
             Phase.DRAW2: "draw deck, or draw discard",
             PLAY: "play CARD at X,Y",
-            GIVE: "give CARD at X,Y for a cell of Q's arboretum",
+            GIVE: "give CARD: Q places it by its rule" if self.q_by_rule else "give CARD at X,Y for a cell of Q's arboretum",
         }[self.phase]
 
     # -- views and scores -----------------------------------------------------------------
@@ -118,3 +190,18 @@ class SoloState(StandardState):
 
     def _place_into(self) -> int | None:
         return Q if self.phase is GIVE and not self.terminal else PLAYER
+
+    def _turn_view(self, seat: int | None) -> TurnView:
+        view = super()._turn_view(seat)
+        if not self.q_notes:
+            return view
+        return replace(view, q_note=self.q_notes[max(self.q_notes)])
+
+    def _public_move(self, index: int, seat: int, action: Action) -> PublicMove:
+        move = super()._public_move(index, seat, action)
+        note = self.q_notes.get(index)
+        return move if note is None else replace(move, note=note)
+
+    def _clone_into(self, new: State) -> None:
+        super()._clone_into(new)
+        cast(SoloState, new).q_notes = dict(self.q_notes)

@@ -106,6 +106,8 @@ class TurnView:
     turn_log: tuple[str, ...]
     #: solo: the seat whose arboretum the next card goes into (Q's while giving); else None
     place_into: int | None = None
+    #: solo with Q placing by the rule: where Q put the last card given and why, in words
+    q_note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -221,6 +223,8 @@ class SeatView:
                 out["hands"] = [[str(c) for c in hand] for hand in self.hands_at_end]
             if turns.place_into is not None:
                 out["place_into"] = turns.place_into
+            if turns.q_note is not None:
+                out["q_note"] = turns.q_note
         if draft is not None:
             out.update(
                 {
@@ -329,6 +333,8 @@ class PublicMove:
     cell: Cell | None = None
     #: draws: "deck", a seat number, or "discard" (solo)
     source: int | str | None = None
+    #: solo, Q placing by the rule: where Q put the card and why ("Q put Oak 3 at 1,0: ...")
+    note: str = ""
 
 
 @dataclass(frozen=True)

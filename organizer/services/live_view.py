@@ -113,6 +113,10 @@ class Screen:
     path_species: str = ""
     hands_at_end: list[tuple[str, list[CardFace]]] = field(default_factory=list)
     reveal: list[str] = field(default_factory=list)
+    #: solo, Q placing by its rule: the cards the viewer may give Q (Q chooses the cell)
+    gifts: list[CardFace] = field(default_factory=list)
+    #: solo, Q placing by its rule: where Q put the last card and why ("Q put Oak 3 at 1,0: ...")
+    q_note: str = ""
 
 
 def _path_cells(outcome: TableScore | None, seat: int, species: str) -> set[Cell]:
@@ -196,9 +200,12 @@ def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
             screen.place_verb = "play"
         elif phase is Phase.DISCARD:
             screen.discards = list(screen.hand)
+        elif phase is Phase.GIVE and not view.legal_cells:
+            screen.gifts = list(screen.hand)  # Q places the card by its rule: no cell to choose
         elif phase is Phase.GIVE:
             screen.place_verb = "give"
             into_q = True
+    screen.q_note = turns.q_note or ""
     if view.mode == "solo":
         pile = turns.piles[0] if turns.piles else None
         top = pile.top if pile else None

@@ -61,7 +61,7 @@ def test_cells_given_as_lists_become_tuples() -> None:
         "play Oak at 0,0",
         "discard",
         "discard 3",
-        "give Oak 3",
+        "give Oak 3 at",
         "pick Oak 3",
         "pick Oak 3 at",
         "plant Oak 3 at 0,0",
@@ -87,7 +87,7 @@ def test_non_text_is_refused() -> None:
         lambda: Play("Oak 3", (0, 0)),  # type: ignore[arg-type]
         lambda: Play(OAK3, (0, 0, 0)),
         lambda: Play(OAK3, ("0", 1)),  # type: ignore[arg-type]
-        lambda: Give(OAK3, None),  # type: ignore[arg-type]
+        lambda: Give(OAK3, "0,0"),  # type: ignore[arg-type]
         lambda: Pick(OAK3, (1.5, 0)),  # type: ignore[arg-type]
         lambda: Discard(None),  # type: ignore[arg-type]
     ],

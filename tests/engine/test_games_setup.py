@@ -97,12 +97,14 @@ def play_random(game: Game, seed: int, actions: int | None = None) -> State:
 @pytest.mark.parametrize("game", [
     Game("standard", 3, seed=5), Game("standard", 2, seed=5, edition="2010"),
     Game("draft", 4, seed=5), Game("solo", 1, seed=5, names=("Ada",)),
+    Game("solo", 1, seed=5, q_places="player"),
 ])
 def test_to_json_replays_to_the_same_state(game: Game) -> None:
     for stop in (0, 9, None):
         state = play_random(game, 1, stop)
         saved = json.loads(json.dumps(state.to_json()))
-        assert set(saved) == {"mode", "players", "edition", "seed", "species", "names", "actions"}
+        solo = {"q_places"} if game.mode == "solo" else set()
+        assert set(saved) == {"mode", "players", "edition", "seed", "species", "names", "actions"} | solo
         assert all(isinstance(seat, int) and isinstance(text, str) for seat, text in saved["actions"])
         again = State.from_json(saved)
         assert again.to_json() == state.to_json()
@@ -111,6 +113,21 @@ def test_to_json_replays_to_the_same_state(game: Game) -> None:
             assert again.view(seat) == state.view(seat)
         assert again.outcome() == state.outcome()
         assert replay(saved).to_json() == saved
+
+
+def test_a_solo_game_saved_before_q_placed_its_own_cards_replays_as_before() -> None:
+    """A save without ``q_places`` is of the old form: the player chose Q's cells."""
+    state = play_random(Game("solo", 1, seed=8, q_places="player"), 3, None)
+    saved = json.loads(json.dumps(state.to_json()))
+    del saved["q_places"]
+    again = State.from_json(saved)
+    assert again.game.q_places == "player" and again.to_json()["actions"] == saved["actions"]
+    assert again.outcome() == state.outcome()
+    assert Game("solo", 1).q_places == "rule" and Game("standard", 2).q_places is None
+    with pytest.raises(GameSetupError, match="only the solo game"):
+        Game("standard", 2, q_places="rule")
+    with pytest.raises(GameSetupError, match="q_places 'Q'"):
+        Game("solo", 1, q_places="Q")
 
 
 def test_clone_is_independent() -> None:

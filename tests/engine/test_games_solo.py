@@ -8,16 +8,18 @@ from typing import Any
 
 import pytest
 
-from engine.actions import DECK, SHARED_DISCARD, Discard, Draw, Give, Play
-from engine.cards import Edition, edition_species
+from engine.actions import DECK, SHARED_DISCARD, Discard, Draw, Give, Play, parse_action
+from engine.arboretum import Arboretum
+from engine.cards import Card, Edition, edition_species
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
 from engine.game import TERMINAL, Game
-from engine.solo import SoloState
+from engine.paths import best_path
+from engine.solo import SoloState, rule_cell
 from engine.views import Pile
 
 
-def new(seed: int = 1) -> SoloState:
-    state = Game("solo", 1, seed=seed).new_initial_state()
+def new(seed: int = 1, q_places: str = "player") -> SoloState:
+    state = Game("solo", 1, seed=seed, q_places=q_places).new_initial_state()
     assert isinstance(state, SoloState)
     return state
 
@@ -144,3 +146,82 @@ def test_wrong_actions_change_nothing() -> None:
     refused(state, IllegalActionError, lambda: state.apply_action(Play(card, (1, 0))), "to give Q a card")
     stranger = state.deck[-1]
     refused(state, IllegalActionError, lambda: state.apply_action(Give(stranger, (0, 0))), str(stranger), "not in their hand")
+
+
+def q_worth(arboretum: Arboretum, species: tuple[str, ...]) -> int:
+    """RULES.md §4's measure: Q's best-path points summed over the species (§2's points)."""
+    total = 0
+    for name in species:
+        path = best_path(arboretum, name)
+        total += path.points if path is not None else 0
+    return total
+
+
+def test_q_places_each_gift_where_its_paths_are_worth_most_ties_to_the_smallest_y_then_x() -> None:
+    """Checked against a plain search: every legal cell tried with the scorer's own best paths."""
+    rng = random.Random(11)
+    for seed in range(12):
+        state = new(seed, "rule")
+        while not state.is_terminal():
+            if state.phase == "give":
+                q = state.arboretums[1]
+                for card in state.hands[0]:
+                    cells = q.legal_cells()
+                    worths = {}
+                    for cell in cells:
+                        trial = q.copy()
+                        trial.place(card, cell)
+                        worths[cell] = q_worth(trial, state.species)
+                    top = max(worths.values())
+                    expected = min((c for c in cells if worths[c] == top), key=lambda c: (c[1], c[0]))
+                    assert rule_cell(q, card)[0] == expected
+            state.apply_action(state.random_action(rng))
+
+
+def test_under_the_rule_the_player_names_only_the_card_and_the_log_keeps_q_s_cell() -> None:
+    state = new(2, "rule")
+    draw_and_play(state)
+    assert state.legal_cells() == [] and state.view(0).legal_cells == ()  # no cell of Q's to choose
+    card = state.hands[0][0]
+    assert [str(a) for a in state.legal_actions()] == [f"give {c} at 0,0" for c in state.hands[0]]
+    state.apply_action(parse_action(f"give {card}"))
+    assert state.arboretums[1][(0, 0)] == card
+    assert state.to_json()["actions"][-1] == [0, f"give {card} at 0,0"]
+    turns = state.view(None).turns
+    assert turns is not None and turns.q_note == f"Q put {card} at 0,0: Q's first card"
+    assert state.last_moves(1)[0].note == turns.q_note and state.last_moves(1)[0].cell == (0, 0)
+    draw_and_play(state)
+    card = state.hands[0][0]
+    where, _ = rule_cell(state.arboretums[1], card)
+    other = next(c for c in state.arboretums[1].legal_cells() if c != where)
+    refused(state, IllegalActionError, lambda: state.apply_action(Give(card, other)), "by its rule",
+            f"goes to {where[0]},{where[1]}")
+    state.apply_action(Give(card, where))  # naming the rule's own cell is the same gift
+    assert state.arboretums[1][where] == card
+    # the gentler variant wants a cell
+    player = new(2, "player")
+    draw_and_play(player)
+    refused(player, IllegalActionError, lambda: player.apply_action(Give(player.hands[0][0])), "choose Q's cell")
+
+
+def test_the_note_says_which_path_q_s_card_raises() -> None:
+    state = new(1, "rule")
+    q = state.arboretums[1]
+    q.place(Card(state.species[0], 2), (0, 0))
+    q.place(Card(state.species[1], 5), (1, 0))
+    gift = Card(state.species[0], 6)
+    cell, raised = rule_cell(q, gift)
+    # 2 -> 5 -> 6 is a path of 3 cards through the 5 at 1,0: next to it at 2,0, 1,-1 or 1,1;
+    # the smallest y wins the tie
+    assert cell == (1, -1) and raised == [(state.species[0], 3)]
+
+
+def test_random_action_draws_as_rng_choice_of_the_legal_gifts() -> None:
+    for seed in range(5):
+        state, twin = new(seed, "rule"), new(seed, "rule")
+        a, b = random.Random(seed), random.Random(seed)
+        while not state.is_terminal():
+            assert state.random_action(a) == b.choice(twin.legal_actions())
+            action = state.legal_actions()[0] if state.phase == "give" else state.random_action(random.Random(0))
+            state.apply_action(action)
+            twin.apply_action(action)
