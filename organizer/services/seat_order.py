@@ -21,7 +21,8 @@ Minimising parts 2 and 3 is minimising the sum of squared differences between ea
 starts (deals) and their fair share, event-wide.
 
 The seat order never changes who sits together: the grouping is chosen first, with repeated
-opponents first of all (organizer.services.seating).
+opponents first of all and then the seats a table must repeat whatever its order
+(organizer.services.seating_search), so part 1 here reaches what the grouping counted.
 """
 
 from __future__ import annotations

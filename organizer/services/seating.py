@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from organizer.services.seat_order import POSITIONS, SHARE_UNIT, START, order_tables, position_of
-from organizer.services.seating_search import SeatingSearch, TableCost
+from organizer.services.seating_search import ALL_POSITIONS, SeatingSearch, TableCost
 
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 4
@@ -134,7 +134,8 @@ def propose_seating(
     Seat 0 is the start player, the last seat the dealer (on the start player's right); each
     table's order balances the positions over the event (`seat_order`).
     Round 1 is a shuffle reproducible from `seed`. Later rounds are Swiss: tables group players
-    of neighbouring ranks while first minimising repeated opponent pairs, then the sum over
+    of neighbouring ranks while first minimising repeated opponent pairs, then the players whom
+    every seat order of their table puts in a position they already had, then the sum over
     tables of the rank range, then start players who have started before, then the rank variance.
     The same inputs always give the same tables.
     """
@@ -156,7 +157,8 @@ def propose_seating(
         groups = _random_groups(players, sizes, rng)
     else:
         groups = _swiss_groups(players, sizes, history, rng)
-    # Who sits together is settled first; the seat order cannot add a repeated opponent.
+    # Who sits together is settled first (already counting the seats each table must repeat);
+    # the seat order cannot add a repeated opponent.
     return order_tables([sorted(p.id for p in group) for group in groups], history, rng)
 
 
@@ -250,9 +252,17 @@ def _swiss_groups(
         sizes=sizes,
         pinned=[None if p.fixed_table is None else p.fixed_table - 1 for p in ordered],
         rng=rng,
+        new_positions=[_new_positions(history.seat_counts.get(p.id)) for p in ordered],
     )
     tables = search.run()
     return [[ordered[i] for i in table] for table in _top_tables_first(tables, search)]
+
+
+def _new_positions(counts: Sequence[int] | None) -> int:
+    """The positions a player never had, as bits (position k is bit k)."""
+    if counts is None:
+        return ALL_POSITIONS
+    return sum(1 << position for position, had in enumerate(counts) if not had)
 
 
 def _top_tables_first(tables: list[list[int]], search: SeatingSearch) -> list[list[int]]:

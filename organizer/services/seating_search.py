@@ -1,9 +1,11 @@
 """The local search behind Swiss seating (used by `organizer.services.seating`).
 
 Players are plain indices here. A seating is scored per table by `TableCost`, compared
-lexicographically: repeated opponent pairs first, then the rank range, then start players who
-have started before, then the rank variance. Tables keep fixed sizes, so every move is a swap of
-two players at different tables; fixed ("pinned") players never move.
+lexicographically: repeated opponent pairs first, then the table's unavoidable repeated seats
+(players who must sit in a position they already had, whatever the table's seat order), then the
+rank range, then start players who have started before, then the rank variance. Tables keep fixed
+sizes, so every move is a swap of two players at different tables; fixed ("pinned") players
+never move.
 
 Why this shape: a rank-sorted deal into tables is already optimal for the spread, and the
 repeats it creates are local (top players meet top players again), so swaps with players of
@@ -18,13 +20,26 @@ import random
 from collections import deque
 from collections.abc import Iterable
 
-TableCost = tuple[int, int, int, int]
+TableCost = tuple[int, int, int, int, int]
+ZERO: TableCost = (0, 0, 0, 0, 0)
+
+ALL_POSITIONS = 0b1111
+"""A player with no seat history: every position (start, second, third, dealer) is new."""
+
+OPEN_POSITIONS = {4: 0b1111, 3: 0b1011, 2: 0b1001}
+"""The positions a table of each size has (bits as in `seat_order`): a table of 3 has no third
+seat, a table of 2 only start and dealer."""
 
 NEIGHBOUR_WINDOW = 10
 """Players within this many places in the rank order are tried first as swap partners."""
 
 REPEAT_PATIENCE = 300
 """While repeats remain, stop after this many kicks (or 5 per player) without a better seating."""
+
+SEAT_BUDGET = 400
+SEAT_PATIENCE = 100
+"""Kicks (at most), and kicks without a better seating, spent on repeated seats once repeated
+opponents are settled."""
 
 POLISH_PATIENCE = 40
 """Once repeats are gone, stop polishing after this many kicks without a better seating."""
@@ -39,10 +54,15 @@ class SeatingSearch:
         sizes: list[int],
         pinned: list[int | None],
         rng: random.Random,
+        new_positions: list[int] | None = None,
     ) -> None:
+        """`new_positions[i]`: the positions player i never had, as bits (`ALL_POSITIONS` for
+        someone without a seat history; the default is everyone)."""
         self.ranks = ranks
         self.met = met
         self.start_counts = start_counts
+        self.new_positions = new_positions or [ALL_POSITIONS] * len(ranks)
+        self._seat_repeats: dict[int, int] = {}
         self.sizes = sizes
         self.pinned = pinned
         self.rng = rng
@@ -57,18 +77,23 @@ class SeatingSearch:
         self.tables: list[list[int]] = []
         self.where: list[int] = [0] * count
         self.costs: list[TableCost] = []
-        self.total = [0, 0, 0, 0]
+        self.total = [0, 0, 0, 0, 0]
         self._neighbours: dict[int, list[int]] = {}
         self._undo: list[tuple[int, int]] | None = None
-        self._repeats_only = False
+        # How many leading parts of the cost the descent looks at: all of them, except during
+        # a kick's walk while repeats (1) or avoidable-looking seat repeats (2) remain.
+        self._level = len(ZERO)
+        # Nobody can avoid a repeated seat who has had every position already.
+        self._fewest_seat_repeats = sum(1 for bits in self.new_positions if not bits)
 
     # --- cost bookkeeping -------------------------------------------------------------
 
     def table_cost(self, members: list[int]) -> TableCost:
         # Unrolled by table size: this is the search's inner loop.
-        met, ranks, starts = self.met, self.ranks, self.start_counts
+        met, ranks, starts, new = self.met, self.ranks, self.start_counts, self.new_positions
         if len(members) == 4:
             a, b, c, d = members
+            key = new[a] | new[b] << 4 | new[c] << 8 | new[d] << 12
             met_a, met_b, met_c = met[a], met[b], met[c]
             repeats = (b in met_a) + (c in met_a) + (d in met_a) + (c in met_b) + (d in met_b)
             repeats += d in met_c
@@ -80,6 +105,7 @@ class SeatingSearch:
             fresh = min(starts[a], starts[b], starts[c], starts[d])
         elif len(members) == 3:
             a, b, c = members
+            key = 1 << 16 | new[a] | new[b] << 4 | new[c] << 8
             met_a = met[a]
             repeats = (b in met_a) + (c in met_a) + (c in met[b])
             ra, rb, rc = ranks[a], ranks[b], ranks[c]
@@ -89,21 +115,27 @@ class SeatingSearch:
             fresh = min(starts[a], starts[b], starts[c])
         else:
             a, b = members
+            key = 2 << 16 | new[a] | new[b] << 4
             repeats = int(b in met[a])
             ra, rb = ranks[a], ranks[b]
             dispersion = 6 * (ra - rb) * (ra - rb)
             spread = abs(ra - rb)
             fresh = min(starts[a], starts[b])
-        return repeats, spread, fresh, dispersion
+        seats = self._seat_repeats.get(key)
+        if seats is None:
+            seats = self._seat_repeats[key] = unavoidable_seat_repeats(
+                [new[p] for p in members], OPEN_POSITIONS[len(members)]
+            )
+        return repeats, seats, spread, fresh, dispersion
 
     def cost(self) -> TableCost:
-        a, b, c, d = self.total
-        return a, b, c, d
+        a, b, c, d, e = self.total
+        return a, b, c, d, e
 
     def _set_tables(self, tables: list[list[int]]) -> None:
         self.tables = tables
         self.costs = [self.table_cost(t) for t in tables]
-        self.total = [sum(c[k] for c in self.costs) for k in range(4)]
+        self.total = [sum(c[k] for c in self.costs) for k in range(5)]
         for number, table in enumerate(tables):
             for player in table:
                 self.where[player] = number
@@ -119,6 +151,7 @@ class SeatingSearch:
             new_a[1] + new_b[1] - old_a[1] - old_b[1],
             new_a[2] + new_b[2] - old_a[2] - old_b[2],
             new_a[3] + new_b[3] - old_a[3] - old_b[3],
+            new_a[4] + new_b[4] - old_a[4] - old_b[4],
         )
         return new_a, new_b, change
 
@@ -140,7 +173,7 @@ class SeatingSearch:
         table_a[table_a.index(i)] = j
         table_b[table_b.index(j)] = i
         self.where[i], self.where[j] = b, a
-        for k in range(4):
+        for k in range(5):
             self.total[k] += new_a[k] + new_b[k] - self.costs[a][k] - self.costs[b][k]
         self.costs[a], self.costs[b] = new_a, new_b
         if self._undo is not None:
@@ -156,11 +189,14 @@ class SeatingSearch:
         self._set_tables(self._rank_sorted_deal())
         # Swaps between two tables the deal filled cleanly cannot narrow them (at most they move
         # start players around among equal ranks, which the kicks still try), so the descent
-        # starts from the tables with repeats or fixed players and spreads from there.
+        # starts from the tables with repeated opponents or seats, or fixed players, and spreads
+        # from there.
         self._descend(
             number
             for number, table in enumerate(self.tables)
-            if self.costs[number][0] or any(self.pinned[p] is not None for p in table)
+            if self.costs[number][0]
+            or self.costs[number][1]
+            or any(self.pinned[p] is not None for p in table)
         )
         if self.total[0] > 0:
             self._repair_wide()
@@ -213,10 +249,10 @@ class SeatingSearch:
                 continue
             # Repeats come first, so most candidates are ruled out by this cheap count alone.
             repeats_change = self._repeats_change(i, j)
-            if repeats_change > 0 or (self._repeats_only and repeats_change == 0):
+            if repeats_change > 0 or (self._level == 1 and repeats_change == 0):
                 continue
             new_a, new_b, change = self._swap_gain(i, j)
-            better = change[0] < 0 if self._repeats_only else change < (0, 0, 0, 0)
+            better = change[: self._level] < ZERO[: self._level]
             if better and (best is None or change < best[0]):
                 best = (change, j, new_a, new_b)
         if best is None:
@@ -263,36 +299,59 @@ class SeatingSearch:
                     self._descend({self.where[player]})
                     improved = True
 
+    def _players_in_seat_repeats(self) -> list[int]:
+        """The movable players at tables where some seat must repeat."""
+        return [
+            player
+            for number, table in enumerate(self.tables)
+            if self.costs[number][1]
+            for player in table
+            if self.pinned[player] is None
+        ]
+
     def _cannot_improve(self) -> bool:
-        """No repeats and, with all ranks distinct, every table as tight as ranks allow."""
-        if self.total[0] or len(set(self.ranks)) != len(self.ranks):
+        """No repeats of either kind and, with all ranks distinct, every table as tight as ranks
+        allow."""
+        if self.total[0] or self.total[1] or len(set(self.ranks)) != len(self.ranks):
             return False
-        return self.total[1] == sum(size - 1 for size in self.sizes) and self.total[2] == 0
+        return self.total[2] == sum(size - 1 for size in self.sizes) and self.total[3] == 0
 
     def _kicks(self) -> None:
-        """Iterated local search: a random swap, then a descent. While repeats remain, the
-        descent and the acceptance look at repeats only, so the walk is free to leave a
-        spread-tight corner (a full descent would simply swap the kick back); the best seating
-        seen is kept aside, restored at the end and tightened again. Once repeats are gone, a
-        short polish accepts only seatings that are no worse in every respect."""
+        """Iterated local search: a random swap, then a descent, in three walks. While repeated
+        opponents remain, the descent and the acceptance look at those only, so the walk is free
+        to leave a spread-tight corner (a full descent would simply swap the kick back). Then,
+        with no more repeated opponents, the same for repeated seats while more seats repeat
+        than the players who have had every position. Then a short polish accepts only seatings
+        that are no worse in every respect. Each walk keeps the best seating seen aside,
+        restores it at its end and tightens it again."""
         if len(self.free) < 2 or len(self.tables) < 2 or self._cannot_improve():
             return
         players = len(self.ranks)
-        polish = min(200, 4 * players)
-        budget = min(3000, 30 * players) if self.total[0] > 0 else polish
-        # Kicks without a new best before giving up: generous while repeats remain.
-        patience = max(REPEAT_PATIENCE, 5 * players)
+        if self.total[0]:
+            self._walk(1, min(3000, 30 * players), max(REPEAT_PATIENCE, 5 * players))
+        if self.total[1] > self._fewest_seat_repeats:
+            self._walk(2, min(SEAT_BUDGET, 30 * players), max(SEAT_PATIENCE, 5 * players))
+        self._walk(len(ZERO), min(200, 4 * players), POLISH_PATIENCE)
+
+    def _walk(self, level: int, budget: int, patience: int) -> None:
+        """Kicks judged by the first `level` parts of the cost (see `_kicks`)."""
         best_cost, best_tables = self.cost(), [list(t) for t in self.tables]
         since_best = 0
         while budget > 0 and since_best < patience:
-            if self.total[0] == 0:
-                budget = min(budget, polish)
-                patience = min(patience, POLISH_PATIENCE)
+            if (level == 1 and not self.total[0]) or (
+                level == 2 and self.total[1] == self._fewest_seat_repeats
+            ):
+                break
             budget -= 1
             since_best += 1
-            # Half the kicks move someone in a repeat; the others move anyone, because clearing
-            # a repeat can take room made elsewhere first.
-            in_repeats = self._players_in_repeats() if self.total[0] else []
+            # Half the kicks move someone in a repeat (of opponents, or of seats); the others
+            # move anyone, because clearing a repeat can take room made elsewhere first.
+            if level == 1:
+                in_repeats = self._players_in_repeats()
+            elif level == 2:
+                in_repeats = self._players_in_seat_repeats()
+            else:
+                in_repeats = []
             if in_repeats and self.rng.random() < 0.5:
                 first = self.rng.choice(in_repeats)
             else:
@@ -304,21 +363,38 @@ class SeatingSearch:
                 continue
             before = self.cost()
             self._undo = []
-            self._repeats_only = before[0] > 0
+            self._level = 1 if level == 1 else len(ZERO)
             self._swap(first, second)
             self._descend({self.where[first], self.where[second]})
-            self._repeats_only = False
+            self._level = len(ZERO)
             log, self._undo = self._undo, None
             after = self.cost()
             if after < best_cost:
                 best_cost, best_tables = after, [list(t) for t in self.tables]
                 since_best = 0
-            if (after[0] > before[0]) if before[0] else (after > before):
+            if (after[0] > before[0]) if level == 1 else (after > before):
                 for i, j in reversed(log):
                     self._swap(i, j)
         if self.cost() != best_cost:
             self._set_tables(best_tables)
             self._descend(range(len(self.tables)))
+
+
+def unavoidable_seat_repeats(new_positions: list[int], open_positions: int) -> int:
+    """How many of a table's players sit in a position they already had in its best seat order:
+    the table's size minus the largest matching of players to positions new to them. By Hall's
+    theorem that is the largest shortfall, over groups of players, of the new positions the group
+    has between them against its size (at most 15 groups at a table of 4)."""
+    worst = 0
+    count = len(new_positions)
+    for group in range(1, 1 << count):
+        union = size = 0
+        for k in range(count):
+            if group >> k & 1:
+                union |= new_positions[k]
+                size += 1
+        worst = max(worst, size - (union & open_positions).bit_count())
+    return worst
 
 
 def _outward(centre: int, length: int) -> Iterable[int]:

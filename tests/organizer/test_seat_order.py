@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from unittest import mock
 
 import pytest
@@ -33,6 +33,7 @@ from organizer.services.seating import (
     repeated_pairs,
     table_sizes,
 )
+from organizer.services.seating_search import unavoidable_seat_repeats
 
 
 def test_positions_are_relative_to_the_table_size() -> None:
@@ -120,6 +121,74 @@ def test_no_order_of_the_tables_together_balances_seats_better(
     # tests/organizer/test_seating.py), then the most even starts and deals event-wide.
     for tables, history in play_event(count, preferred, rounds, seed):
         assert event_measure(tables, history) == best_of_all_orders(tables, history)
+
+
+# --- the grouping: fewest repeated seats without more repeated opponents ----------------------
+
+
+def groupings(items: Sequence[int], sizes: Sequence[int]) -> Iterator[list[list[int]]]:
+    """Every split of `items` into tables of the given sizes (a multiset: each split once)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for size in sorted(set(sizes), reverse=True):
+        left = list(sizes)
+        left.remove(size)
+        for others in itertools.combinations(rest, size - 1):
+            remaining = [x for x in rest if x not in others]
+            for tail in groupings(remaining, left):
+                yield [[first, *others], *tail]
+
+
+def fewest_repeated_seats(
+    tables: Sequence[Sequence[int]], history: SeatingHistory, cache: dict[tuple[int, ...], int]
+) -> int:
+    """The repeated seats of a grouping in its best seat order, trying every order of each table."""
+    total = 0
+    for table in tables:
+        key = tuple(sorted(table))
+        if key not in cache:
+            cache[key] = min(len(repeated_seats([o], history)) for o in itertools.permutations(key))
+        total += cache[key]
+    return total
+
+
+@pytest.mark.parametrize(
+    ("count", "preferred", "rounds", "seed"),
+    [
+        (8, 4, 5, 0), (8, 4, 5, 1), (8, 4, 5, 2), (8, 3, 4, 3), (9, 3, 5, 4), (9, 4, 4, 5),
+        (10, 4, 4, 6), (10, 3, 3, 7), (11, 4, 4, 8), (12, 4, 4, 9), (12, 4, 3, 10), (12, 3, 3, 11),
+    ],
+)
+def test_no_grouping_without_more_repeated_opponents_repeats_fewer_seats(
+    count: int, preferred: int, rounds: int, seed: int
+) -> None:
+    # Exhaustive: every way to split the players into this round's tables (up to 15,400 for
+    # 12 players at tables of 3), each table in its best order.
+    for tables, history in play_event(count, preferred, rounds, seed)[1:]:
+        pairs = len(repeated_pairs(tables, history))
+        cache: dict[tuple[int, ...], int] = {}
+        fewest = min(
+            fewest_repeated_seats(grouping, history, cache)
+            for grouping in groupings(sorted(history.opponents), [len(t) for t in tables])
+            if len(repeated_pairs(grouping, history)) <= pairs
+        )
+        assert len(repeated_seats(tables, history)) == fewest
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=15), min_size=2, max_size=4))
+def test_unavoidable_seat_repeats_are_those_of_the_best_order(new_positions: list[int]) -> None:
+    # Players given by the positions new to them; a table of their number has these positions.
+    size = len(new_positions)
+    positions = [position_of(index, size) for index in range(size)]
+    best = min(
+        sum(not new_positions[player] >> position & 1 for player, position in enumerate(order))
+        for order in itertools.permutations(positions)
+    )
+    open_positions = sum(1 << position for position in positions)
+    assert unavoidable_seat_repeats(new_positions, open_positions) == best
 
 
 # --- properties on random histories -----------------------------------------------------------
