@@ -24,7 +24,7 @@ Command = tuple[str, str]
 
 ENGINE_COMMANDS: dict[str, Command] = {
     "score": ("score finished tables given as score cases", "engine.cli:add_score_command"),
-    "simulate": ("play seeded bot games and summarise them", "engine.simulate:add_simulate_command"),
+    "simulate": ("play seeded bot games and summarise them", "engine.cli:add_simulate_command"),
 }
 
 
@@ -83,6 +83,15 @@ def add_score_command(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
     )
     score.add_argument("cases", nargs="+", metavar="CASE.json", help="score-case files; - reads one from standard input")
     score.set_defaults(handler=_run_score)
+
+
+def add_simulate_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # the game modes register themselves when engine.games imports them; the package no longer
+    # imports them on its own (engine/__init__.py loads names lazily)
+    from . import games  # noqa: F401
+    from .simulate import add_simulate_command as add
+
+    add(subparsers)
 
 
 def build_parser(

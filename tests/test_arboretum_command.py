@@ -53,3 +53,17 @@ def test_scoring_imports_neither_the_web_app_nor_the_pdf_library(tmp_path: Path)
     done = subprocess.run([sys.executable, "-c", program, str(case)], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["winners"] == ["Talia"]
     assert done.stderr.strip() == "0 []"
+
+
+def test_every_public_engine_name_loads_on_first_use() -> None:
+    # the package loads its names lazily (engine/__init__.py); each must still be there
+    program = (
+        "import sys, engine; before = set(sys.modules); names = {n: getattr(engine, n) for n in engine.__all__}; "
+        "from engine.games import Game; from engine.case import ScoreCase; "
+        "assert names['Game'] is Game and names['ScoreCase'] is ScoreCase; "
+        "print(len(names), 'engine.games' in before)"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    import engine
+
+    assert done.stdout.split() == [str(len(engine.__all__)), "False"]
