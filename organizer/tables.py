@@ -126,7 +126,8 @@ def dispute(event_id: int, number: int, table: int) -> Any:
         service.dispute(db, event, view, view.result, _version(), request.form.get("note", ""), g.organizer.name)
     except InputError as bad:
         db.rollback()
-        return _page(event, rnd, view, 422, editing=False, errors=bad.errors,
+        _, _, fresh = _load(event_id, number, table)  # a stale form: the result as it is now
+        return _page(event, rnd, fresh, 422, editing=False, errors=bad.errors,
                      dispute_note=request.form.get("note", ""))
     _, _, fresh = _load(event_id, number, table)
     return _page(event, rnd, fresh, editing=False)

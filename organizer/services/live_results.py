@@ -9,19 +9,22 @@ from ..models import EntryMode, Event, Result, Round, RoundStatus
 from . import live_log
 from . import results as results_service
 from .errors import InputError
-from .rounds import TableSeating
+from .rounds import TableSeating, lock_table
 
 ACTOR = "live table"
 
 
 def record_result(session: Session, event: Event, rnd: Round, view: TableSeating, replayed: live_log.Replayed) -> None:
-    """Store the engine's score as the table's confirmed result, once (a second process doing
-    the same at the same instant is refused by the results service and changes nothing)."""
-    table = view.table
-    if rnd.status != RoundStatus.PUBLISHED:
+    """Store the engine's score as the table's confirmed result, once: checked under the table's
+    lock, so of several requests finding the game over at the same instant, the first records
+    it and the others find it recorded and change nothing."""
+    if session.exec(select(Result.id).where(Result.table_id == view.table.id)).first() is not None:
+        return  # the usual case once the game is over, answered without taking a lock
+    rnd, view = lock_table(session, rnd, view.table)
+    if rnd.status != RoundStatus.PUBLISHED or view.result is not None:
+        # recorded already, or typed in by hand: that stands; the TO sees both on the table page
+        session.rollback()
         return
-    if session.exec(select(Result).where(Result.table_id == table.id)).first() is not None:
-        return  # recorded already, or typed in by hand: that stands; the TO sees both on the table page
     outcome = replayed.state.outcome()
     case = replayed.state.score_case()
     assert outcome is not None and case is not None

@@ -12,8 +12,7 @@ import hashlib
 import time
 from typing import Any
 
-from sqlalchemy import update
-from sqlmodel import Session, col
+from sqlmodel import Session
 
 from engine import Edition, Game, GameSetupError
 
@@ -22,7 +21,7 @@ from . import live_log
 from .errors import InputError
 from .live_games import LiveGame
 from .live_results import record_result
-from .rounds import TableSeating, tables_of
+from .rounds import TableSeating, lock_round, lock_table, tables_of
 
 KIND = "table"
 BOT_KIND = "heuristic"
@@ -122,25 +121,24 @@ def deal_parameters(event: Event, rnd: Round, view: TableSeating) -> dict[str, A
     return params
 
 
-def _deal(session: Session, table_id: int, params: dict[str, Any]) -> None:
-    # compare-and-set from version 0: of two requests dealing at once, one deals
-    session.execute(
-        update(GameTable).where(col(GameTable.id) == table_id, col(GameTable.log_version) == 0)
-        .values(game=params, action_log=[], log_version=1)
-    )
+def _deal(table: GameTable, params: dict[str, Any]) -> None:
+    # only under the table's lock (rounds.lock_table), after checking it is not dealt: the game
+    # holds the species the table shows, and a species change waits for the lock and is refused
+    table.game, table.action_log, table.log_version = params, [], 1
 
 
 def start_table(session: Session, event: Event, rnd: Round, view: TableSeating) -> GameTable:
     """Deal the table's game and play what its bots owe at once (idempotent: the first request
     to start it wins; the others find it started). Only digital tables of a published round
     start. Called by POSTs only: publishing, a table made digital, a bot seated, a seat's tick."""
+    if view.table.game is not None and view.table.log_version > 0:
+        return view.table
+    rnd, view = lock_table(session, rnd, view.table)
     table = view.table
-    assert table.id is not None
-    if table.game is not None and table.log_version > 0:
-        return table
-    _deal(session, table.id, deal_parameters(event, rnd, view))
+    if table.game is None or table.log_version == 0:
+        _deal(table, deal_parameters(event, rnd, view))
+        session.add(table)
     session.commit()
-    session.refresh(table)
     TableGame(event, rnd, view).settle(session)
     return table
 
@@ -149,8 +147,11 @@ def start_round(session: Session, event: Event, rnd: Round) -> None:
     """Deal every digital table of a published round that has not started (one transaction),
     then play what bots owe at those tables. A table that cannot start yet (an empty seat) is
     left; seating a bot there deals it."""
+    # the round's lock, which every change of a table's species takes first, holds for them all
+    rnd = lock_round(session, rnd)
     assert rnd.id is not None
     if rnd.status != RoundStatus.PUBLISHED:
+        session.rollback()
         return
     dealt = []
     for view in tables_of(session, rnd.id):
@@ -159,8 +160,8 @@ def start_round(session: Session, event: Event, rnd: Round) -> None:
                 params = deal_parameters(event, rnd, view)
             except InputError:
                 continue
-            assert view.table.id is not None
-            _deal(session, view.table.id, params)
+            _deal(view.table, params)
+            session.add(view.table)
             dealt.append(view)
     session.commit()
     for view in dealt:
@@ -171,8 +172,10 @@ def start_round(session: Session, event: Event, rnd: Round) -> None:
 
 def make_digital(session: Session, event: Event, rnd: Round, view: TableSeating, actor: str) -> None:
     """The TO moves a standard table onto the players' devices (before it has a result)."""
+    rnd, view = lock_table(session, rnd, view.table)
     table = view.table
     if table.digital:
+        session.rollback()
         if rnd.status == RoundStatus.PUBLISHED and table.log_version == 0:
             start_table(session, event, rnd, view)  # not dealt yet (published before dealing on publish)
         return
@@ -195,6 +198,7 @@ def make_digital(session: Session, event: Event, rnd: Round, view: TableSeating,
 
 def set_bot(session: Session, event: Event, rnd: Round, view: TableSeating, position: int, bot: bool, actor: str) -> None:
     """Put the heuristic bot into a seat (empty or abandoned), or give the seat back."""
+    rnd, view = lock_table(session, rnd, view.table)
     seat_view = next((s for s in view.seats if s.seat.position == position), None)
     if seat_view is None:
         raise InputError({"": f"Table {view.table.number} has no seat {position + 1}."})

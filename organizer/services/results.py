@@ -8,8 +8,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import update
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from ..models import (
@@ -26,9 +24,9 @@ from ..models import (
     RoundStatus,
     utcnow,
 )
-from . import rules, text
+from . import guard, rules, text
 from .errors import InputError
-from .rounds import TableSeating
+from .rounds import TableSeating, lock_table
 
 MAX_TOTAL = 300
 #: a species' best possible path under each rule set (the engine's, see .rules)
@@ -263,76 +261,52 @@ def _snapshot(result: Result) -> dict[str, Any]:
     return {"version": result.version, "mode": result.entry_mode, "status": result.status, "seats": list(result.seats)}
 
 
-def _current(session: Session, table_id: int) -> Result | None:
-    session.expire_all()
-    return session.exec(select(Result).where(Result.table_id == table_id)).first()
-
-
 def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, submission: Submission,
                 expected_version: int, actor: str) -> Result:
     """Store a new result (``expected_version`` 0) or a correction of the version the form showed.
 
-    A stale version raises ResultConflict and stores nothing but an audit entry of the refused
-    entry, so what the second tablet typed is not lost either."""
+    Checked and written under the round's and the table's lock (:func:`.rounds.lock_table`), so
+    a confirmation or a closing of the round sent at the same instant comes wholly before or
+    wholly after it. A stale version raises ResultConflict and stores nothing but an audit entry
+    of the refused entry, so what the second tablet typed is not lost either."""
     assert event.id is not None and view.table.id is not None
-    if rnd.status != RoundStatus.PUBLISHED:
-        raise InputError({"": f"Round {rnd.number} is {rnd.status}: results are entered while it is published."})
     if submission.mode not in event.entry_modes and submission.mode != EntryMode.DIGITAL:
         raise InputError({"": f"This event does not allow {submission.mode} entry."})
     check_submission(view, rnd.format, submission)
+    rnd, view = lock_table(session, rnd, view.table)
+    if rnd.status != RoundStatus.PUBLISHED:
+        raise InputError({"": f"Round {rnd.number} is {rnd.status}: results are entered while it is published."})
     new_seats = [entry.to_json() for entry in submission.seats]
-    existing = _current(session, view.table.id)
-    stale = (existing is None) != (expected_version == 0) or (existing is not None and existing.version != expected_version)
-    if stale:
-        assert existing is not None or expected_version != 0
-        if existing is None:
-            raise InputError({"": "The result you were correcting no longer exists; enter it again."})
+    existing = view.result
+    if existing is None and expected_version != 0:
+        raise InputError({"": "The result you were correcting no longer exists; enter it again."})
+    if existing is not None and existing.version != expected_version:
         _audit(session, event.id, view, existing.id, actor, "result.conflict_refused",
                old=_snapshot(existing), new={"mode": submission.mode, "seats": new_seats, "based_on": expected_version})
         session.commit()
         raise ResultConflict(existing)
     now = utcnow()
     if existing is None:
+        assert view.table.id is not None
         result = Result(table_id=view.table.id, entry_mode=submission.mode, seats=new_seats,
                         score_case=submission.score_case, score_output=submission.score_output,
                         status=ResultStatus.ENTERED, version=1, entered_by=actor, entered_at=now, updated_at=now)
         session.add(result)
-        try:
-            session.flush()
-        except IntegrityError:
-            # Another tablet inserted in the same instant: theirs stands, this one is refused.
-            session.rollback()
-            current = _current(session, view.table.id)
-            assert current is not None
-            _audit(session, event.id, view, current.id, actor, "result.conflict_refused",
-                   old=_snapshot(current), new={"mode": submission.mode, "seats": new_seats, "based_on": 0})
-            session.commit()
-            raise ResultConflict(current) from None
+        session.flush()
         _audit(session, event.id, view, result.id, actor, "result.entered", new=_snapshot(result))
         session.commit()
         return result
-    old = _snapshot(existing)
-    changed = session.execute(
-        update(Result).where(col(Result.id) == existing.id, col(Result.version) == expected_version).values(
-            entry_mode=submission.mode, seats=new_seats, score_case=submission.score_case,
-            score_output=submission.score_output, status=ResultStatus.ENTERED, dispute_note="",
-            version=expected_version + 1, entered_by=actor, updated_at=now)
-    )
-    if changed.rowcount != 1:  # type: ignore[attr-defined]
-        session.rollback()
-        current = _current(session, view.table.id)
-        assert current is not None
-        _audit(session, event.id, view, current.id, actor, "result.conflict_refused",
-               old=_snapshot(current), new={"mode": submission.mode, "seats": new_seats, "based_on": expected_version})
-        session.commit()
-        raise ResultConflict(current)
     # One transaction for the correction and its audit entry: a crash between two commits would
     # leave a changed result that the audit log does not show.
-    corrected = _current(session, view.table.id)
-    assert corrected is not None
-    _audit(session, event.id, view, corrected.id, actor, "result.corrected", old=old, new=_snapshot(corrected))
+    old = _snapshot(existing)
+    existing.entry_mode, existing.seats = submission.mode, new_seats
+    existing.score_case, existing.score_output = submission.score_case, submission.score_output
+    existing.status, existing.dispute_note = ResultStatus.ENTERED, ""
+    existing.version, existing.entered_by, existing.updated_at = expected_version + 1, actor, now
+    session.add(existing)
+    _audit(session, event.id, view, existing.id, actor, "result.corrected", old=old, new=_snapshot(existing))
     session.commit()
-    return corrected
+    return existing
 
 
 def confirmations_of(session: Session, result: Result) -> list[Confirmation]:
@@ -340,16 +314,27 @@ def confirmations_of(session: Session, result: Result) -> list[Confirmation]:
         Confirmation.result_id == result.id, Confirmation.result_version == result.version)).all())
 
 
-def _check_version(result: Result, version: int) -> None:
-    if version != result.version:
-        raise InputError({"": "The result changed since this page was opened; check the new figures first."})
+def _locked_result(session: Session, view: TableSeating, version: int) -> tuple[TableSeating, Result]:
+    """The table's result as committed now, under the round's and the table's lock, if it is
+    still the version the form was rendered with (else StaleChange: nothing is saved)."""
+    table = view.table
+    rnd = session.get(Round, table.round_id)
+    assert rnd is not None
+    rnd, fresh = lock_table(session, rnd, table)
+    if fresh.result is None:
+        raise InputError({"": "This table has no result any more."})
+    guard.check_version(fresh.result.version, version, f"The result of table {table.number}",
+                        f"It is version {fresh.result.version} now; check the new figures first.")
+    return fresh, fresh.result
 
 
 def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: Result, seat_id: int,
                     version: int, organizer_id: int | None, actor: str) -> Result:
-    """One player's tap. When every seat has confirmed this version, the result is confirmed."""
-    assert event.id is not None and result.id is not None
-    _check_version(result, version)
+    """One player's tap. When every seat has confirmed this version, the result is confirmed, in
+    the same transaction: of two last taps at once, the second sees the first's confirmation."""
+    assert event.id is not None
+    view, result = _locked_result(session, view, version)
+    assert result.id is not None
     seat_ids = {s.seat.id for s in view.seats}
     if seat_id not in seat_ids:
         raise InputError({"": "That seat is not at this table."})
@@ -368,19 +353,16 @@ def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: 
             session.add(result)
             _audit(session, event.id, view, result.id, actor, "result.confirmed",
                    old={"status": "entered"}, new={"status": "confirmed", "by": "all players"})
-        try:
-            session.commit()
-        except IntegrityError:  # the same tap arrived twice at once
-            session.rollback()
-    session.refresh(result)
+    session.commit()
     return result
 
 
 def confirm_by_organizer(session: Session, event: Event, view: TableSeating, result: Result, version: int,
                          organizer_id: int | None, actor: str) -> Result:
     """The organizer confirms for the whole table (also how a dispute is settled as entered)."""
-    assert event.id is not None and result.id is not None
-    _check_version(result, version)
+    assert event.id is not None
+    view, result = _locked_result(session, view, version)
+    assert result.id is not None
     if result.status != ResultStatus.CONFIRMED:
         old_status = result.status
         result.status = ResultStatus.CONFIRMED
@@ -389,19 +371,19 @@ def confirm_by_organizer(session: Session, event: Event, view: TableSeating, res
                                  organizer_id=organizer_id))
         _audit(session, event.id, view, result.id, actor, "result.confirmed",
                old={"status": old_status}, new={"status": "confirmed", "by": "organizer"})
-        session.commit()
+    session.commit()
     return result
 
 
 def dispute(session: Session, event: Event, view: TableSeating, result: Result, version: int, note: str,
             actor: str) -> Result:
     assert event.id is not None
-    _check_version(result, version)
     note = " ".join(note.split())
     if not note:
         raise InputError({"note": "Say briefly what is wrong, for the organizer."})
     if len(note) > 500:
         raise InputError({"note": "Keep the note to 500 characters."})
+    view, result = _locked_result(session, view, version)
     old_status = result.status
     result.status = ResultStatus.DISPUTED
     result.dispute_note = note

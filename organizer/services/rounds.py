@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 from engine import Edition, choose_species, species_count
 
 from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat, utcnow
-from . import seat_order, seating
+from . import guard, seat_order, seating
 from .errors import InputError
 
 
@@ -76,6 +76,28 @@ def tables_of(session: Session, round_id: int, number: int | None = None) -> lis
     for seat in seats:
         by_table.setdefault(seat.table_id, []).append(SeatedPlayer(seat, players.get(seat.player_id) if seat.player_id else None))
     return [TableSeating(t, by_table.get(t.id or 0, []), results.get(t.id or 0)) for t in tables]
+
+
+def lock_round(session: Session, rnd: Round) -> Round:
+    """The round as committed now, locked for this transaction (:func:`.guard.lock`): its status
+    cannot change under a check of it. InputError when it is gone."""
+    fresh = guard.lock(session, Round, rnd.id)
+    if fresh is None:
+        raise InputError({"": f"Round {rnd.number} no longer exists."})
+    return fresh
+
+
+def lock_table(session: Session, rnd: Round, table: GameTable) -> tuple[Round, TableSeating]:
+    """The round and one of its tables (seats, players, result) as committed now, both locked
+    for this transaction, the round first: what a change of the table's result, species or game
+    depends on cannot change under it."""
+    fresh_round = lock_round(session, rnd)
+    assert fresh_round.id is not None
+    if guard.lock(session, GameTable, table.id) is None:
+        raise InputError({"": f"Table {table.number} no longer exists."})
+    views = tables_of(session, fresh_round.id, table.number)
+    assert views, "a locked table is in its round"
+    return fresh_round, views[0]
 
 
 def _played_tables(session: Session, event_id: int, before: int | None) -> list[tuple[Round, TableSeating]]:
@@ -203,8 +225,14 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
                                          history_before(session, event.id, number))
     except seating.SeatingError as refused:
         raise InputError({"": f"No seating possible: {refused}"}) from None
+    # The seating is searched without a lock (it can take a while); then, under the event's lock,
+    # the round must still be the next one: of two proposals at once, the second is refused.
+    event_id = event.id
+    event = guard.lock(session, Event, event_id) or event
+    if check_can_propose(session, event) != number:
+        raise InputError({"": f"Round {number} was seated meanwhile; nothing was saved."})
     round_format = event.round_formats[number - 1]
-    new_round = Round(event_id=event.id, number=number, format=round_format, status=RoundStatus.PROPOSED, seed=seed)
+    new_round = Round(event_id=event_id, number=number, format=round_format, status=RoundStatus.PROPOSED, seed=seed)
     session.add(new_round)
     session.flush()
     assert new_round.id is not None
@@ -217,13 +245,14 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
         assert table.id is not None
         for position, player_id in enumerate(player_ids):
             session.add(Seat(table_id=table.id, player_id=player_id, position=position))
-    _audit(session, event.id, actor, "round.proposed", round=number, seed=seed, tables=tables)
+    _audit(session, event_id, actor, "round.proposed", round=number, seed=seed, tables=tables)
     session.commit()
     session.refresh(new_round)
     return new_round
 
 
 def discard_proposal(session: Session, event: Event, rnd: Round, actor: str) -> None:
+    rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PROPOSED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a proposal can be discarded."})
     assert event.id is not None
@@ -262,7 +291,9 @@ def _balance(tables: list[list[int | None]], history: seating.SeatingHistory, dr
 
 
 def swap_players(session: Session, event: Event, rnd: Round, first_id: int, second_id: int, actor: str) -> SwapEffect:
-    """Exchange two players' seats in a proposal (same table: they swap seat order)."""
+    """Exchange two players' seats in a proposal (same table: they swap seat order), under the
+    round's lock: a swap and the publishing of the round never interleave."""
+    rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PROPOSED:
         raise InputError({"swap": f"Round {rnd.number} is {rnd.status}; seats can only change before publishing."})
     if first_id == second_id:
@@ -293,6 +324,7 @@ def swap_players(session: Session, event: Event, rnd: Round, first_id: int, seco
 
 
 def publish_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
+    rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PROPOSED:
         raise InputError({"": f"Round {rnd.number} is already {rnd.status}."})
     rnd.status = RoundStatus.PUBLISHED
@@ -304,7 +336,9 @@ def publish_round(session: Session, event: Event, rnd: Round, actor: str) -> Non
 
 
 def close_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
-    """A round closes when every table has a confirmed result; then the next can be seated."""
+    """A round closes when every table has a confirmed result; then the next can be seated.
+    Checked under the round's lock, which every change of a result takes too."""
+    rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PUBLISHED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a published round can be closed."})
     assert rnd.id is not None
@@ -336,6 +370,7 @@ def start_clock(session: Session, event: Event, rnd: Round, raw_minutes: str, ac
             raise ValueError
     except ValueError:
         raise InputError({"minutes": f"Enter the round's length in minutes, 1 to {MAX_CLOCK_MINUTES}."}) from None
+    rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PUBLISHED:
         raise InputError({"minutes": "The clock runs for a published round."})
     rnd.duration_minutes = minutes
@@ -347,6 +382,7 @@ def start_clock(session: Session, event: Event, rnd: Round, raw_minutes: str, ac
 
 
 def stop_clock(session: Session, event: Event, rnd: Round, actor: str) -> None:
+    rnd = lock_round(session, rnd)
     if rnd.clock_started_at is None:
         return
     rnd.clock_started_at = None
@@ -375,11 +411,13 @@ def species_needed(rnd: Round, seats: int) -> int:
 
 
 def set_species(session: Session, event: Event, rnd: Round, view: TableSeating, names: Sequence[str], actor: str) -> None:
-    """The table names its species in play (RULES.md §1: the table's choice), before it plays."""
+    """The table names its species in play (RULES.md §1: the table's choice), before it is dealt
+    or has a result: checked under the table's lock, which dealing takes too."""
+    rnd, view = lock_table(session, rnd, view.table)
     if rnd.status == RoundStatus.FINISHED:
         raise InputError({"species": f"Round {rnd.number} is finished."})
-    if view.result is not None or view.table.action_log:
-        raise InputError({"species": "This table already has a result or a game under way; its species stay."})
+    if view.result is not None or view.table.log_version > 0 or view.table.game is not None:
+        raise InputError({"species": "This table's game was dealt, or it has a result: its species stay."})
     needed = species_needed(rnd, len(view.seats))
     try:
         chosen = choose_species(Edition.parse(event.edition), needed, in_play=list(dict.fromkeys(names)))
@@ -398,6 +436,8 @@ def set_species(session: Session, event: Event, rnd: Round, view: TableSeating, 
 def reopen_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
     """Reopen the latest closed round so a result found wrong afterwards can be corrected."""
     assert event.id is not None
+    guard.lock(session, Event, event.id)  # the event first: a proposal of the next round waits
+    rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.FINISHED:
         raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a closed round can be reopened."})
     later = [r for r in event_rounds(session, event.id) if r.number > rnd.number]

@@ -150,7 +150,8 @@ def test_stale_confirmation_is_refused(signed_in: FlaskClient, session: Session,
     signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
     signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], version=1))
     response = signed_in.post(url(event, "confirm"), data={"seat": view.seats[0].seat.id, "version": 1})
-    assert response.status_code == 422 and "changed since this page was opened" in response.text
+    assert response.status_code == 422 and "changed since you opened it; nothing was saved" in response.text
+    assert session.exec(select(AuditEntry).where(AuditEntry.action == "result.confirmed_by_player")).all() == []
 
 
 def test_dispute_then_organizer_corrects_and_confirms(signed_in: FlaskClient, session: Session, event: Event) -> None:

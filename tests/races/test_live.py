@@ -85,7 +85,6 @@ def _species_problems(session: Session, event_id: int) -> list[str]:
     return []
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 3: a live table's species change after it was dealt")
 def test_species_change_racing_the_deal(race_server: RaceServer, devices: tuple[Client, Client],
                                         published_threes: bytes) -> None:
     dealer, chooser = devices
@@ -104,7 +103,6 @@ def test_species_change_racing_the_deal(race_server: RaceServer, devices: tuple[
     run_trials(trial)
 
 
-@pytest.mark.xfail(reason="issue 10, race 3: a species form sent after the deal is accepted")
 def test_species_form_sent_after_the_deal(race_server: RaceServer, devices: tuple[Client, Client],
                                           published_threes: bytes) -> None:
     """The table page was opened before the organizer moved the table onto the devices."""
@@ -163,7 +161,6 @@ def _phone(race_server: RaceServer, token: str) -> Callable[[], Reply]:
     return tick
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 3: two requests ending one live game log a conflict")
 def test_devices_ending_the_game_together(race_server: RaceServer, dealt_to_bots: bytes) -> None:
     def trial(index: int) -> list[str]:
         event_id = race_server.import_event(dealt_to_bots)

@@ -131,13 +131,11 @@ def _tap(table: Table, action: str, **having: str) -> Callable[[Client, int], Ca
     return prepare
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 1: an organizer's confirmation lands on the corrected version")
 def test_organizer_confirmation_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client],
                                                     table: Table) -> None:
     run_trials(_race_with_correction(race_server, devices, table, _tap(table, "/confirm", seat="organizer")))
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 1: a player's last confirmation lands on the corrected version")
 def test_last_player_confirmation_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client],
                                                       table: Table) -> None:
     def all_but_the_last_seat(_index: int) -> None:
@@ -155,12 +153,10 @@ def test_last_player_confirmation_racing_a_correction(race_server: RaceServer, d
     run_trials(_race_with_correction(race_server, devices, table, last_seat, all_but_the_last_seat))
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 1: a dispute lands on the corrected version")
 def test_dispute_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client], table: Table) -> None:
     run_trials(_race_with_correction(race_server, devices, table, _tap(table, "/dispute")))
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 2: the last two confirmations leave the result entered")
 def test_last_two_players_confirming_together(race_server: RaceServer, devices: tuple[Client, Client],
                                               table: Table) -> None:
     first, second = devices

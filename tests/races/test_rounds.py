@@ -72,7 +72,6 @@ def _confirm_all(race_server: RaceServer, session: Session, round_id: int) -> No
             assert submit(admin, form).status == 200
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 3: a round closes while a result of it is corrected")
 def test_closing_a_round_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client]) -> None:
     closer, corrector = devices
     round_path = f"/events/{DEMO_EVENT}/rounds/1"
@@ -143,7 +142,6 @@ def seating_problems(session: Session, event_id: int, round_id: int) -> list[str
     return problems
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 3: a swap lands after the round was published")
 def test_publishing_racing_a_swap(race_server: RaceServer, devices: tuple[Client, Client],
                                   event_before_round_one: bytes) -> None:
     publisher, swapper = devices
@@ -177,7 +175,6 @@ def test_publishing_racing_a_swap(race_server: RaceServer, devices: tuple[Client
 
 # -- two proposals at once ------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 3: two proposals at once give a 500")
 def test_two_proposals_at_once(race_server: RaceServer, devices: tuple[Client, Client],
                                event_before_round_one: bytes) -> None:
     event_id = race_server.import_event(event_before_round_one)
