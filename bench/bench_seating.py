@@ -7,9 +7,11 @@
    repeated pairs (0 is the optimum whenever reached), rank spread against its lower bound.
 2. Small events (8, 12 and 16 players) over several rounds: repeats against an exhaustive search;
    10 to 12 players: repeats and spread together against every possible grouping.
-3. Seat positions (issue 18): repeated seats and start/dealer counts over an event, the seat
-   order of `seat_order` against a plain rotation and against the order used before it; on small
-   events, repeated seats against the fewest any grouping with as few repeated opponents allows.
+3. Seat positions (issue 18): repeated seats, start/dealer counts and the rank spread over an
+   event: the grouping that counts unavoidable repeated seats with the seat order of
+   `seat_order`, against the same seat order after a grouping blind to seats (as before), a plain
+   rotation and the order used before `seat_order`; on small events, repeated seats against the
+   fewest any grouping with as few repeated opponents allows.
 4. Standings for 500 players after 8 rounds.
 
 Timings are wall-clock and CPU (process) seconds; the machine may be shared, so CPU is the
@@ -40,6 +42,7 @@ from organizer.services.seating import (
     repeated_pairs,
     table_sizes,
 )
+from organizer.services.seating_search import ALL_POSITIONS
 from organizer.services.standings import (
     SeatResult,
     TableResult,
@@ -275,18 +278,22 @@ def previous_order(groups: Sequence[Sequence[int]], history: SeatingHistory, rng
 
 
 def seat_event(count: int, rounds: int, seed: int, preferred: int, strategy: str,
-               results: bool = True) -> tuple[list[int], SeatingHistory, float]:
+               results: bool = True) -> tuple[list[int], SeatingHistory, float, int]:
     """Seat (and play) an event with one seat order strategy: repeated seats per round, the
-    history after the last round, CPU seconds of the last round's seating."""
+    history after the last round, CPU seconds of the last round's seating, and the rank spread
+    summed over rounds 2 onwards (round 1 is a shuffle)."""
     rng = random.Random(seed)
     ids = list(range(1, count + 1))
     skill = {p: rng.random() for p in ids}
     history = SeatingHistory()
     played: list[TableResult] = []
     ranks = {p: 0 for p in ids}
-    repeats, cpu = [], 0.0
+    repeats, cpu, spread_sum = [], 0.0, 0
     previous_order.seats = {}  # type: ignore[attr-defined]
-    original = seating.order_tables
+    original, original_positions = seating.order_tables, seating._new_positions
+    if strategy != "seat_order":
+        # The grouping as it was before it counted seats: every position new to everyone.
+        seating._new_positions = lambda counts: ALL_POSITIONS  # type: ignore[assignment]
     try:
         for round_number in range(1, rounds + 1):
             if strategy == "rotation":
@@ -298,14 +305,16 @@ def seat_event(count: int, rounds: int, seed: int, preferred: int, strategy: str
             tables = propose_seating(players, round_number, preferred, seed, history)
             cpu = time.process_time() - start
             repeats.append(len(repeated_seats(tables, history)))
+            if round_number > 1:
+                spread_sum += rank_spread(tables, ranks)
             for table in tables:
                 history.add_table(table)
             if results:
                 played += play(tables, round_number, skill, rng, len(played) + 1)
                 ranks = ranks_from_standings(ids, played)
     finally:
-        seating.order_tables = original
-    return repeats, history, cpu
+        seating.order_tables, seating._new_positions = original, original_positions
+    return repeats, history, cpu, spread_sum
 
 
 def spread(history: SeatingHistory, position: int, players: int) -> str:
@@ -314,21 +323,30 @@ def spread(history: SeatingHistory, position: int, players: int) -> str:
     return ", ".join(f"{n}x: {counts[n]}" for n in sorted(counts))
 
 
-STRATEGIES = (("seat_order", "this seat order"), ("rotation", "plain rotation"), ("previous", "previous order"))
+STRATEGIES = (
+    ("seat_order", "grouping counting seats"),
+    ("blind", "grouping blind to seats"),
+    ("rotation", "plain rotation"),
+    ("previous", "previous order"),
+)
 
 
 def bench_seat_positions(count: int, rounds: int, seed: int, events: int) -> None:
     print(f"== Seat positions: {count} players at 4-player tables, {rounds} rounds (seed {seed})")
     for strategy, label in STRATEGIES:
-        repeats, history, cpu = seat_event(count, rounds, seed, 4, strategy)
-        print(f"   {label}: repeated seats per round {repeats}; round {rounds} seated in {cpu:.2f} s CPU")
+        repeats, history, cpu, spread_sum = seat_event(count, rounds, seed, 4, strategy)
+        print(f"   {label}: repeated seats per round {repeats}; rank spread of rounds 2-{rounds} "
+              f"{spread_sum}; round {rounds} seated in {cpu:.2f} s CPU")
         print(f"      starts per player  {spread(history, START, count)}")
         print(f"      deals per player   {spread(history, DEALER, count)}")
     print(f"== Seat positions: 32 players at 4-player tables, 3 rounds, {events} events "
           "(average players in a seat they had, per event; 0 is possible)")
     for strategy, label in STRATEGIES:
-        totals = [sum(seat_event(32, 3, s, 4, strategy)[0]) for s in range(events)]
-        print(f"   {label}: {statistics.mean(totals):.2f} (worst {max(totals)})")
+        runs = [seat_event(32, 3, s, 4, strategy) for s in range(events)]
+        totals = [sum(r[0]) for r in runs]
+        print(f"   {label}: {statistics.mean(totals):.2f} (worst {max(totals)}, none in "
+              f"{totals.count(0)} of {events} events); rank spread of rounds 2-3 "
+              f"{statistics.mean(r[3] for r in runs):.1f}")
     for players, rounds_played in ((32, 5), (30, 5), (17, 5)):
         sizes = table_sizes(players, 4)
         print(f"== Seat positions: {players} players (tables of {'/'.join(map(str, sorted(set(sizes))))}), "
@@ -340,7 +358,8 @@ def bench_seat_positions(count: int, rounds: int, seed: int, events: int) -> Non
             ranges = [max(c[START] for c in r[1].seat_counts.values())
                       - min(c[START] for c in r[1].seat_counts.values()) for r in runs]
             print(f"   {label}: {statistics.mean(totals):.2f} (worst {max(totals)}); "
-                  f"start range {statistics.mean(ranges):.2f} (worst {max(ranges)})")
+                  f"start range {statistics.mean(ranges):.2f} (worst {max(ranges)}); "
+                  f"rank spread of rounds 2-{rounds_played} {statistics.mean(r[3] for r in runs):.1f}")
 
 
 def fewest_seat_repeats(tables: Sequence[Sequence[int]], history: SeatingHistory,
@@ -355,8 +374,7 @@ def fewest_seat_repeats(tables: Sequence[Sequence[int]], history: SeatingHistory
 
 
 def bench_seats_across_groupings(seeds: int) -> None:
-    """Our grouping keeps the rank spread ahead of seat positions; how many repeated seats would a
-    grouping with as many repeated opponents (and any spread) save?"""
+    """Does any grouping with as few repeated opponents (and any spread) repeat fewer seats?"""
     print("== Repeated seats against every grouping with as few repeated opponents")
     for count, preferred, rounds in ((8, 4, 5), (10, 4, 4), (12, 4, 4), (12, 3, 4)):
         same = checked = 0
