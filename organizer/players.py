@@ -13,6 +13,7 @@ from .models import Event, Player
 from .pages import go_to, render_page
 from .services import players as service
 from .services.errors import InputError
+from .services.paging import page_number
 
 bp = Blueprint("players", __name__, url_prefix="/events/<int:event_id>/players")
 
@@ -26,16 +27,15 @@ def _load(event_id: int, player_id: int) -> tuple[Event, Player]:
 
 
 def _page(event: Event, status: int = 200, partial: str = "players_panel.html", **context: Any) -> Any:
-    db = get_session()
     assert event.id is not None
     context.setdefault("form", {})
     context.setdefault("errors", {})
     context.setdefault("import_form", {})
     context.setdefault("import_errors", {})
-    players = service.list_players(db, event.id)
-    return render_page("players/index.html", partial, status, event=event, players=players,
-                       tables=service.seated_table_numbers(db, event.id),
-                       next_round=service.started_rounds(db, event.id) + 1, **context)
+    listed = service.players_page(get_session(), event.id, request.args.get("q", ""),
+                                  page_number(request.args.get("page")))
+    return render_page("players/index.html", partial, status, event=event, listed=listed,
+                       tables=listed.tables, next_round=listed.next_round, **context)
 
 
 def _row(event: Event, player: Player, status: int = 200, errors: dict[str, str] | None = None) -> Any:
@@ -45,15 +45,19 @@ def _row(event: Event, player: Player, status: int = 200, errors: dict[str, str]
         if errors:
             flash(f"{player.name}: " + " ".join(v for k, v in errors.items() if not k.endswith("_value")), "error")
         return go_to(url_for("players.index", event_id=event.id))
+    assert player.id is not None
     return render_page("players/index.html", "player_row.html", status, event=event, player=player,
-                       tables=service.seated_table_numbers(db, event.id), row_errors=errors or {},
+                       tables=service.seated_table_numbers(db, event.id, [player.id]), row_errors=errors or {},
                        next_round=service.started_rounds(db, event.id) + 1)
 
 
 @bp.get("")
 @login_required
 def index(event_id: int) -> Any:
-    return _page(load_event(event_id))
+    """The players, a page at a time; a search as it is typed, or another page (htmx), gets only
+    the list."""
+    searching = "q" in request.args or "page" in request.args
+    return _page(load_event(event_id), partial="player_list.html" if searching else "players_panel.html")
 
 
 @bp.post("")

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request
 
 from .auth import login_required
 from .db import get_session
 from .events import load_event
 from .pages import render_page
 from .services import events as event_service
-from .services.event_standings import standings_view
+from .services.event_standings import standings_page
+from .services.paging import page_number
 from .services.prints import played_rounds
 
 bp = Blueprint("standings", __name__, url_prefix="/events/<int:event_id>/standings")
@@ -22,7 +23,10 @@ bp = Blueprint("standings", __name__, url_prefix="/events/<int:event_id>/standin
 def index(event_id: int) -> Any:
     event = load_event(event_id)
     db = get_session()
-    return render_page("standings/index.html", "standings_table.html", event=event,
-                       view=standings_view(db, event), print_rounds=played_rounds(db, event),
+    listed = standings_page(db, event, request.args.get("q", ""), page_number(request.args.get("page")))
+    # a search as it is typed, or another page (htmx), gets only the rows
+    partial = "standings_rows.html" if "q" in request.args or "page" in request.args else "standings_table.html"
+    return render_page("standings/index.html", partial, event=event, listed=listed, view=listed.view,
+                       print_rounds=played_rounds(db, event),
                        tiebreaks=event_service.TIEBREAKS,
                        point_schemes=event_service.POINT_SCHEMES)

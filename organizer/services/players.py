@@ -14,6 +14,7 @@ from sqlmodel import Session, col, func, select
 from ..models import PLAYED_STATUSES, AuditEntry, Event, GameTable, Player, Round, Seat
 from . import text
 from .errors import InputError
+from .paging import Page, page_of
 from .text import from_spreadsheet_cell
 
 MAX_NAME = 80
@@ -63,6 +64,53 @@ def player_input(name: str, club: str, email: str) -> PlayerInput:
 def check_fields(name: str, club: str, email: str) -> tuple[PlayerInput, dict[str, str]]:
     data = player_input(name, club, email)
     return data, player_problems(data)
+
+
+@dataclass(frozen=True)
+class PlayerCounts:
+    registered: int
+    checked_in: int  # of those not dropped
+    dropped: int
+
+
+@dataclass(frozen=True)
+class PlayersPage:
+    """The players list as the organizer reads it: a page of the players whose name holds the
+    search, with the whole event's counts."""
+
+    players: Sequence[Player]
+    page: Page
+    search: str
+    counts: PlayerCounts
+    #: player id -> table number in the latest round, for the players on this page
+    tables: dict[int, int]
+    #: the round a player added now joins
+    next_round: int
+
+
+def player_counts(session: Session, event_id: int) -> PlayerCounts:
+    registered, checked_in, dropped = session.exec(
+        select(func.count(), func.count().filter(col(Player.checked_in) & ~col(Player.dropped)),
+               func.count().filter(col(Player.dropped))).where(Player.event_id == event_id)).one()
+    return PlayerCounts(int(registered), int(checked_in or 0), int(dropped or 0))
+
+
+def players_page(session: Session, event_id: int, search: str = "", number: int | None = None,
+                 per_page: int = 100) -> PlayersPage:
+    """A page of the event's players in name order; ``search`` keeps those whose name holds it
+    (case, width and spacing aside, as names are compared)."""
+    search = text.clean_name(search)[:MAX_NAME]
+    query = select(Player).where(Player.event_id == event_id)
+    key = name_key(search)
+    if key:
+        query = query.where(col(Player.name_key).contains(key, autoescape=True))
+    total = session.exec(select(func.count()).select_from(query.subquery())).one()
+    page = page_of(int(total), number, per_page)
+    players = session.exec(query.order_by(func.lower(Player.name), col(Player.id))
+                           .offset(page.offset).limit(page.per_page)).all()
+    ids = [p.id for p in players if p.id is not None]
+    return PlayersPage(players, page, search, player_counts(session, event_id),
+                       seated_table_numbers(session, event_id, ids), started_rounds(session, event_id) + 1)
 
 
 def list_players(session: Session, event_id: int) -> Sequence[Player]:
@@ -261,13 +309,17 @@ def remove_player(session: Session, player: Player, actor: str) -> None:
     session.commit()
 
 
-def seated_table_numbers(session: Session, event_id: int) -> dict[int, int]:
-    """Player id → table number in the event's latest round, for the player list."""
+def seated_table_numbers(session: Session, event_id: int, player_ids: Sequence[int] | None = None) -> dict[int, int]:
+    """Player id → table number in the event's latest round, for the player list (only the
+    players named, when they are)."""
     latest = session.exec(select(Round).where(Round.event_id == event_id).order_by(col(Round.number).desc())).first()
     if latest is None:
         return {}
-    rows = session.exec(select(Seat.player_id, GameTable.number).join(GameTable, col(GameTable.id) == Seat.table_id)
-                        .where(GameTable.round_id == latest.id)).all()
+    query = (select(Seat.player_id, GameTable.number).join(GameTable, col(GameTable.id) == Seat.table_id)
+             .where(GameTable.round_id == latest.id))
+    if player_ids is not None:
+        query = query.where(col(Seat.player_id).in_(player_ids))
+    rows = session.exec(query).all()
     return {pid: number for pid, number in rows if pid is not None}
 
 

@@ -117,6 +117,11 @@ def compute_standings(
         "species_count": lambda p: Fraction(tallies[p].species_count),
     }
     head_to_head: dict[int, Fraction] = {}
+    # each player's tables, so a tied group looks only at its own (not at every table per group)
+    tables_of: dict[int, list[int]] = {}
+    for index, table in enumerate(tables):
+        for seat in table.seats:
+            tables_of.setdefault(seat.player_id, []).append(index)
     groups: list[list[int]] = [list(player_ids)]
     for criterion in ("tournament_points", *tiebreak_order):
         if criterion == "tournament_points":
@@ -127,7 +132,8 @@ def compute_standings(
                 if len(group) == 1:
                     split.append(group)
                     continue
-                earned = _head_to_head(group, tables, against)
+                shared = sorted({i for p in group for i in tables_of.get(p, ())})
+                earned = _head_to_head(group, [tables[i] for i in shared], against)
                 head_to_head.update(earned)
                 split.extend(_split(group, earned))
             groups = split
@@ -168,7 +174,8 @@ def _head_to_head(
     tables: list[TableResult],
     against: Callable[[TableResult, SeatResult, SeatResult], Fraction],
 ) -> dict[int, Fraction]:
-    """Tournament points each player of `group` earned against the others in it."""
+    """Tournament points each player of `group` earned against the others in it (`tables`: at
+    least every table where two of them met)."""
     members = set(group)
     earned = {p: Fraction(0) for p in group}
     for table in tables:

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from organizer.models import Event, Player, Round
 from organizer.services import rounds as round_service
 
-from .conftest import add_players, create_event
+from .conftest import HX, add_players, create_event
 
 
 def enter_and_confirm(client: FlaskClient, event: Event, session: Session, number: int, points_by_player: dict[int, int]) -> None:
@@ -120,3 +120,18 @@ def test_dropped_player_keeps_a_row(signed_in: FlaskClient, session: Session, ev
     assert '<tr class="dropped">' in page
     assert len(standings_names(page)) == 3
     assert isinstance(players[0], Player)
+
+
+def test_long_standings_are_paged_and_find_a_player_keeps_the_rank(signed_in: FlaskClient, session: Session,
+                                                                   event: Event) -> None:
+    session.add_all([Player(event_id=event.id, name=f"Player {i:03d}", name_key=f"player {i:03d}") for i in range(150)])
+    session.commit()
+    page = signed_in.get(f"/events/{event.id}/standings").text
+    assert "Players 1–100 of 150" in page
+    assert page.count('<td data-label="Rank"') == 100
+    second = signed_in.get(f"/events/{event.id}/standings?page=2", headers=HX).text
+    assert second.lstrip().startswith('<div id="standings-rows">') and "Players 101–150 of 150" in second
+    assert second.count('<td data-label="Rank"') == 50
+    found = signed_in.get(f"/events/{event.id}/standings?q=player+149", headers=HX).text
+    assert "Player 149" in found and found.count('<td data-label="Rank"') == 1
+    assert "No players named" in signed_in.get(f"/events/{event.id}/standings?q=nobody").text

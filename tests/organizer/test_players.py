@@ -210,3 +210,48 @@ def test_edit_a_player(signed_in: FlaskClient, session: Session, event: Event) -
     assert (ann.name, ann.name_key, ann.email) == ("Ann Lee-Park", "ann lee-park", "ann@example.org")
     cancel = signed_in.get(f"/events/{event.id}/players/{ann.id}", headers=HX)
     assert cancel.text.lstrip().startswith(f'<tr id="player-{ann.id}"')
+
+
+def _many(session: Session, event: Event, count: int) -> None:
+    session.add_all([Player(event_id=event.id, name=f"Player {i:03d}", name_key=f"player {i:03d}", checked_in=i % 3 == 0)
+                     for i in range(count)])
+    session.commit()
+
+
+def test_a_long_list_is_paged_and_says_how_many_there_are(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    _many(session, event, 120)
+    page = signed_in.get(f"/events/{event.id}/players").text
+    assert "120 registered, 40 checked in" in page
+    assert "Players 1–100 of 120" in page
+    assert "Player 000" in page and "Player 099" in page and "Player 100" not in page
+    second = signed_in.get(f"/events/{event.id}/players?page=2").text
+    assert "Players 101–120 of 120" in second
+    assert "Player 100" in second and "Player 119" in second and "Player 099" not in second
+
+
+def test_search_by_name_as_typed_gets_only_the_list(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    _many(session, event, 120)
+    add(signed_in, event, "Ann  LEE")
+    found = signed_in.get(f"/events/{event.id}/players?q=ann+lee", headers=HX)
+    assert found.text.lstrip().startswith('<div id="player-list">')
+    assert "Ann  LEE" in html.unescape(found.text) or "Ann LEE" in html.unescape(found.text)
+    assert "Player 0" not in found.text
+    assert "Players named “ann lee” 1–1 of 1" in html.unescape(found.text)
+    # a part of a name, in any case
+    part = html.unescape(signed_in.get(f"/events/{event.id}/players?q=PLAYER+1").text)
+    assert "Players named “PLAYER 1” 1–20 of 20" in part  # Player 100 to 119
+    assert "Player 119" in part and "Player 099" not in part
+    assert "No players named “zz”." in html.unescape(signed_in.get(f"/events/{event.id}/players?q=zz").text)
+    # wildcards are letters like any other
+    assert "No players named “%”." in html.unescape(signed_in.get(f"/events/{event.id}/players?q=%25").text)
+
+
+def test_check_in_from_a_search_result_changes_that_row_only(signed_in: FlaskClient, session: Session,
+                                                            event: Event) -> None:
+    _many(session, event, 3)
+    target = players_of(session, event)[1]
+    found = signed_in.get(f"/events/{event.id}/players?q=player+001", headers=HX).text
+    assert f'/players/{target.id}/check-in' in found
+    row = signed_in.post(f"/events/{event.id}/players/{target.id}/check-in", data={"checked_in": "1"}, headers=HX)
+    assert row.text.lstrip().startswith(f'<tr id="player-{target.id}"') and "✓ Checked in" in row.text
+    assert [p.checked_in for p in players_of(session, event)] == [True, True, False]
