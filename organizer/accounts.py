@@ -1,53 +1,107 @@
-"""Organizer accounts in the browser: list, add one (a judge for a table tablet), change one's
-own password."""
+"""The accounts page: one's own sessions and password for everyone; for owners, every account,
+invitations and reset links (shown once, with a QR for a tablet), roles, disabling."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, g, request, url_for
-from sqlmodel import col, select
+from flask import Blueprint, abort, flash, g, request, url_for
 
-from .auth import login_required
+from .auth import start_session
 from .db import get_session
-from .models import Organizer
+from .live_pages import qr_svg
+from .models import ROLES, Organizer, Role
 from .pages import go_to, render_page
 from .services import accounts as service
+from .services import sessions
 from .services.errors import InputError
 
 bp = Blueprint("accounts", __name__, url_prefix="/organizers")
 
 
 def _page(status: int = 200, **context: Any) -> Any:
+    db = get_session()
+    me: Organizer = g.organizer
     context.setdefault("form", {})
     context.setdefault("errors", {})
     context.setdefault("password_errors", {})
-    organizers = get_session().exec(select(Organizer).order_by(col(Organizer.name))).all()
-    return render_page("accounts/index.html", "accounts_panel.html", status, organizers=organizers, **context)
+    context.setdefault("link", None)
+    link = context["link"]
+    if link is not None:
+        url = url_for("auth.welcome", token=link.token, _external=True)
+        context["link_url"], context["link_qr"] = url, qr_svg(url)
+    return render_page("accounts/index.html", "accounts_panel.html", status,
+                       accounts=service.all_accounts(db) if me.role == Role.OWNER else [],
+                       my_sessions=sessions.active(db, me), this_session=g.account_session,
+                       roles=ROLES, **context)
+
+
+def _account(account_id: int) -> Organizer:
+    account = get_session().get(Organizer, account_id)
+    if account is None:
+        abort(404)
+    return account
 
 
 @bp.get("")
-@login_required
 def index() -> Any:
     return _page()
 
 
 @bp.post("")
-@login_required
 def add() -> Any:
-    form = {"name": request.form.get("name", "")}
+    """An invitation: the account exists at once, without a password, and its link (valid a day)
+    lets its person choose one."""
+    db = get_session()
+    form = {"name": request.form.get("name", ""), "role": request.form.get("role", Role.JUDGE)}
     try:
-        organizer = service.create_organizer(get_session(), form["name"], request.form.get("password", ""),
-                                             request.form.get("confirm", ""))
+        link = service.invite(db, form["name"], service.parse_role(form["role"]), g.organizer.name)
     except InputError as bad:
-        get_session().rollback()
+        db.rollback()
         return _page(422, form=form, errors=bad.errors)
-    flash(f"Account {organizer.name} created.")
+    return _page(link=link)
+
+
+@bp.post("/<int:account_id>/reset")
+def reset(account_id: int) -> Any:
+    return _page(link=service.reset_link(get_session(), _account(account_id), g.organizer.name))
+
+
+@bp.post("/<int:account_id>/role")
+def set_role(account_id: int) -> Any:
+    db = get_session()
+    account = _account(account_id)
+    try:
+        service.set_role(db, account, service.parse_role(request.form.get("role", "")))
+    except InputError as bad:
+        db.rollback()
+        return _page(422, errors=bad.errors)
+    flash(f"{account.name} is now {account.role}.")
+    return go_to(url_for("accounts.index"))
+
+
+@bp.post("/<int:account_id>/disable")
+def disable(account_id: int) -> Any:
+    db = get_session()
+    account = _account(account_id)
+    try:
+        service.disable(db, account)
+    except InputError as bad:
+        db.rollback()
+        return _page(422, errors=bad.errors)
+    flash(f"{account.name} is disabled and signed out everywhere.")
+    return go_to(url_for("accounts.index"))
+
+
+@bp.post("/<int:account_id>/enable")
+def enable(account_id: int) -> Any:
+    account = _account(account_id)
+    service.enable(get_session(), account)
+    flash(f"{account.name} may sign in again.")
     return go_to(url_for("accounts.index"))
 
 
 @bp.post("/password")
-@login_required
 def change_password() -> Any:
     db = get_session()
     try:
@@ -56,5 +110,24 @@ def change_password() -> Any:
     except InputError as bad:
         db.rollback()
         return _page(422, password_errors=bad.errors)
-    flash("Your password was changed.")
+    # Every session ended, this one too: this browser goes on under a new token, so even a copy
+    # of its own cookie stops working.
+    start_session(g.organizer)
+    flash("Your password was changed; your other sessions have ended.")
     return go_to(url_for("accounts.index"))
+
+
+@bp.post("/sessions/<int:session_id>/end")
+def end_session(session_id: int) -> Any:
+    if not sessions.end(get_session(), g.organizer, session_id):
+        abort(404)
+    if session_id == g.account_session.id:
+        return go_to(url_for("auth.sign_in"))
+    flash("That session has ended.")
+    return go_to(url_for("accounts.index"))
+
+
+@bp.post("/sessions/end-all")
+def sign_out_everywhere() -> Any:
+    sessions.end_all(get_session(), g.organizer)
+    return go_to(url_for("auth.sign_in"))

@@ -32,6 +32,7 @@ from . import (
     replay,
     rounds,
     security,
+    staff,
     standings,
     tables,
     templating,
@@ -50,6 +51,7 @@ BLUEPRINTS = (
     projector.bp,
     exchange.bp,  # JSON/CSV export and import
     accounts.bp,
+    staff.bp,  # an event's judges
     live.bp,  # seats' private pages and the TO's live overview
     practice.bp,  # solo and practice games, no sign-in
     replay.bp,
@@ -76,8 +78,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,  # a tablet left on a form all round must still submit
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
-        SIGN_IN_MAX_FAILURES=5,
-        SIGN_IN_WINDOW_MINUTES=15,
+        SIGN_IN_MAX_FAILURES=3,  # failures per (name, address) or known device before the waits begin
+        SIGN_IN_WINDOW_MINUTES=60,  # failures older than this are forgotten
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -104,6 +106,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     templating.init_app(app)
+    auth.init_app(app)  # the signed-in account, and permissions.RULES applied to every request
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     live_fastpoll.install(app)  # the seats' "changed since N?" answered before Flask

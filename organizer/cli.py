@@ -1,24 +1,40 @@
-"""Flask CLI commands: ``flask --app organizer create-organizer NAME``, ``db-upgrade``, ``demo``,
-``prune``."""
+"""Flask CLI commands: accounts (``create-organizer NAME``, ``invite``, ``reset-link``, ``set-role``,
+``disable``, ``enable``, ``sign-out-everywhere``, ``accounts``), ``db-upgrade``, ``demo``, ``prune``."""
 
 from __future__ import annotations
 
 import click
 from flask import Flask
 from flask.cli import with_appcontext
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from .db import get_engine, upgrade_database
-from .models import Organizer
-from .services import accounts
+from .models import ROLES, Organizer, Role
+from .services import accounts, sessions
 from .services.errors import InputError
 
 
 def init_app(app: Flask) -> None:
-    app.cli.add_command(create_organizer_command)
+    for command in (create_organizer_command, invite_command, reset_link_command, set_role_command, disable_command,
+                    enable_command, sign_out_everywhere_command, accounts_command):
+        app.cli.add_command(command)
     app.cli.add_command(db_upgrade_command)
     app.cli.add_command(demo_command)
     app.cli.add_command(prune_command)
+
+
+_ROLE = click.Choice([role.value for role in ROLES])
+
+
+def _account(session: Session, name: str) -> Organizer:
+    account = accounts.find_by_name(session, name)
+    if account is None:
+        raise click.ClickException(f"no account called {name!r}")
+    return account
+
+
+def _input_error(bad: InputError) -> click.ClickException:
+    return click.ClickException(" ".join(bad.errors.values()))
 
 
 @click.command("create-organizer")
@@ -26,26 +42,121 @@ def init_app(app: Flask) -> None:
 @click.argument("name")
 @click.option("--password", envvar="ORGANIZER_PASSWORD",
               help="The password (default: asked for twice; or set ORGANIZER_PASSWORD).")
-@click.option("--reset", is_flag=True, help="Set a new password for an existing organizer.")
-def create_organizer_command(name: str, password: str | None, reset: bool) -> None:
-    """Create an organizer account (or with --reset, change its password)."""
+@click.option("--role", type=_ROLE, default=None,
+              help="owner, organizer or judge (default: owner for the first account, organizer after it).")
+@click.option("--reset", is_flag=True, help="Set a new password for an existing account (its sessions end).")
+def create_organizer_command(name: str, password: str | None, role: str | None, reset: bool) -> None:
+    """Create an account with a password (or with --reset, change its password)."""
     if password is None:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     with Session(get_engine()) as session:
         if reset:
-            existing = session.exec(select(Organizer).where(Organizer.name == name)).first()
-            if existing is None:
-                raise click.ClickException(f"no organizer called {name!r}")
+            existing = _account(session, name)
             if len(password) < accounts.MIN_PASSWORD_LENGTH:
                 raise click.ClickException(f"use a password of at least {accounts.MIN_PASSWORD_LENGTH} characters")
             accounts.set_password(session, existing, password)
-            click.echo(f"Password of {name} changed.")
+            click.echo(f"Password of {existing.name} changed; its sessions have ended.")
             return
         try:
-            organizer = accounts.create_organizer(session, name, password)
+            organizer = accounts.create_organizer(session, name, password, role=Role(role) if role else None)
         except InputError as bad:
-            raise click.ClickException(" ".join(bad.errors.values())) from None
-    click.echo(f"Organizer {organizer.name} created.")
+            raise _input_error(bad) from None
+    click.echo(f"Account {organizer.name} created ({organizer.role}).")
+
+
+def _print_link(link: accounts.IssuedLink, base_url: str) -> None:
+    click.echo(f"{'Invitation' if link.purpose == 'invite' else 'Password reset'} for {link.account.name} "
+               f"({link.account.role}), valid once until {link.expires_at:%Y-%m-%d %H:%M} UTC:")
+    click.echo(f"{base_url.rstrip('/')}/welcome/{link.token}")
+
+
+_BASE_URL = click.option("--base-url", default="http://127.0.0.1:5000", show_default=True,
+                         help="The address people reach the organizer at (the link starts with it).")
+
+
+@click.command("invite")
+@with_appcontext
+@click.argument("name")
+@click.option("--role", type=_ROLE, default=Role.JUDGE.value, show_default=True)
+@_BASE_URL
+def invite_command(name: str, role: str, base_url: str) -> None:
+    """A new account and its one-time link (valid a day) to choose a password."""
+    with Session(get_engine()) as session:
+        try:
+            link = accounts.invite(session, name, Role(role), "command line")
+        except InputError as bad:
+            raise _input_error(bad) from None
+        _print_link(link, base_url)
+
+
+@click.command("reset-link")
+@with_appcontext
+@click.argument("name")
+@_BASE_URL
+def reset_link_command(name: str, base_url: str) -> None:
+    """A one-time link (valid a day) that sets a new password for a forgotten one."""
+    with Session(get_engine()) as session:
+        _print_link(accounts.reset_link(session, _account(session, name), "command line"), base_url)
+
+
+@click.command("set-role")
+@with_appcontext
+@click.argument("name")
+@click.argument("role", type=_ROLE)
+def set_role_command(name: str, role: str) -> None:
+    """Make an account an owner, organizer or judge."""
+    with Session(get_engine()) as session:
+        account = _account(session, name)
+        try:
+            accounts.set_role(session, account, Role(role))
+        except InputError as bad:
+            raise _input_error(bad) from None
+        click.echo(f"{account.name} is now {account.role}.")
+
+
+@click.command("disable")
+@with_appcontext
+@click.argument("name")
+def disable_command(name: str) -> None:
+    """Stop an account signing in and end its sessions (its name stays in the audit logs)."""
+    with Session(get_engine()) as session:
+        account = _account(session, name)
+        try:
+            accounts.disable(session, account)
+        except InputError as bad:
+            raise _input_error(bad) from None
+        click.echo(f"{account.name} is disabled; its sessions have ended.")
+
+
+@click.command("enable")
+@with_appcontext
+@click.argument("name")
+def enable_command(name: str) -> None:
+    """Let a disabled account sign in again."""
+    with Session(get_engine()) as session:
+        account = _account(session, name)
+        accounts.enable(session, account)
+        click.echo(f"{account.name} may sign in again.")
+
+
+@click.command("sign-out-everywhere")
+@with_appcontext
+@click.argument("name")
+def sign_out_everywhere_command(name: str) -> None:
+    """End every session of an account (e.g. a tablet was lost)."""
+    with Session(get_engine()) as session:
+        ended = sessions.end_all(session, _account(session, name))
+        click.echo(f"{ended} session(s) ended.")
+
+
+@click.command("accounts")
+@with_appcontext
+def accounts_command() -> None:
+    """List the accounts with their roles."""
+    with Session(get_engine()) as session:
+        for account in accounts.all_accounts(session):
+            state = "disabled" if account.disabled_at else ("invited" if not account.password_hash else "active")
+            click.echo(f"{account.name}\t{account.role}\t{state}")
 
 
 @click.command("db-upgrade")

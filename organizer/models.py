@@ -78,20 +78,72 @@ def _cascade_fk(target: str, nullable: bool = False) -> Any:
     )
 
 
+class Role(StrEnum):
+    """What a staff account may do (issue 11); ``organizer/permissions.py`` maps every route to
+    the roles it needs."""
+
+    OWNER = "owner"  # manages accounts, and runs events like an organizer
+    ORGANIZER = "organizer"  # creates, runs, exports, imports events; assigns judges
+    JUDGE = "judge"  # at the events they are assigned to: check-in, results, the round clock
+
+
+ROLES: tuple[Role, ...] = tuple(Role)
+
+
 class Organizer(SQLModel, table=True):
+    """A staff account (the table keeps its first name: every account used to be an organizer)."""
+
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=80, unique=True, index=True)
+    #: argon2 (older werkzeug hashes are still verified and replaced at the next sign-in);
+    #: empty until an invited account sets its password through its link
     password_hash: str = Field(max_length=256)
+    role: str = Field(default=Role.ORGANIZER, max_length=16)
+    #: a disabled account cannot sign in; the row stays so the audit log keeps its name
+    disabled_at: datetime | None = Field(default=None)
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class AccountSession(SQLModel, table=True):
+    """A signed-in browser (issue 11): the cookie carries only a random token whose SHA-256 is
+    ``token_hash``, so ending the row ends the session everywhere that cookie was copied to."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    organizer_id: int = Field(foreign_key="organizer.id", index=True)
+    #: the browser, from its User-Agent, so a person can tell their sessions apart
+    device: str = Field(default="", max_length=120)
+    created_at: datetime = Field(default_factory=utcnow)
+    last_seen_at: datetime = Field(default_factory=utcnow)
+    #: idle limit (set from the role when the session starts) and absolute end
+    idle_minutes: int = Field(default=60)
+    expires_at: datetime = Field(default_factory=utcnow)
+    ended_at: datetime | None = Field(default=None, index=True)
+
+
+class AccountLink(SQLModel, table=True):
+    """A one-time link that sets an account's password: an invitation or a reset (valid a day)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    organizer_id: int = Field(foreign_key="organizer.id", index=True)
+    purpose: str = Field(max_length=16)  # "invite" or "reset"
+    created_by: str = Field(default="", max_length=120)
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime = Field(default_factory=utcnow)
+    used_at: datetime | None = Field(default=None)
+
+
 class SignInAttempt(SQLModel, table=True):
-    """Failed sign-ins, counted per client address and per account name for rate limiting
-    (kept in the database so every server process sees the same count)."""
+    """Failed sign-ins, counted per (account name, client address) for browsers the name never
+    signed in from, and per device cookie for one it did (kept in the database so every server
+    process sees the same count)."""
 
     id: int | None = Field(default=None, primary_key=True)
     client: str = Field(max_length=64, index=True)
     name: str = Field(max_length=80, index=True)
+    #: the known device's nonce the attempt came with ("" for an unknown browser)
+    device: str = Field(default="", max_length=64, index=True)
     at: datetime = Field(default_factory=utcnow, index=True)
 
 
@@ -109,6 +161,8 @@ class Event(SQLModel, table=True):
                                    sa_type=JSON)
     #: optional pick timer of live drafts (issue 4)
     pick_timer_seconds: int | None = Field(default=None)
+    #: judges assigned to the event may also swap players in a proposed round (issue 11)
+    judges_may_seat: bool = Field(default=False)
     created_by_id: int | None = Field(default=None, foreign_key="organizer.id")
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
@@ -136,6 +190,10 @@ class Player(SQLModel, table=True):
     fixed_table: int | None = Field(default=None)
     #: first round the player can be seated in (late entry)
     joined_round: int = Field(default=1)
+    #: the same person in the club's registry (issue 16); None until matched or reviewed
+    club_player_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("clubplayer.id", ondelete="SET NULL"), nullable=True,
+                                       index=True))
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -228,10 +286,24 @@ class AuditEntry(SQLModel, table=True):
     table_id: int | None = Field(default=None, index=True)
     result_id: int | None = Field(default=None)
     actor: str = Field(max_length=120)
+    #: the actor's role when it acted ("" for a player at their seat or an older entry)
+    role: str = Field(default="", max_length=16)
     action: str = Field(max_length=64)
     at: datetime = Field(default_factory=utcnow, index=True)
     old: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     new: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+
+
+class EventJudge(SQLModel, table=True):
+    """A judge account assigned to an event by one of its organizers."""
+
+    __table_args__ = (UniqueConstraint("event_id", "organizer_id", name="uq_eventjudge_event_organizer"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _cascade_fk("event.id")
+    organizer_id: int = Field(foreign_key="organizer.id", index=True)
+    assigned_by: str = Field(default="", max_length=120)
+    assigned_at: datetime = Field(default_factory=utcnow)
 
 
 class PracticeGame(SQLModel, table=True):
@@ -262,3 +334,69 @@ class RateWindow(SQLModel, table=True):
     key: str = Field(max_length=120, primary_key=True)
     started_at: datetime = Field(default_factory=utcnow, index=True)
     used: int = Field(default=0)
+
+
+class ClubPlayer(SQLModel, table=True):
+    """A person in the club's registry (issue 16): the events' players who are that person link
+    here, so leagues and ratings follow them from event to event."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    #: ``text.name_key`` of the name, for matching
+    name_key: str = Field(max_length=80, index=True)
+    #: casefolded; "" when unknown
+    email: str = Field(default="", max_length=254, index=True)
+    #: a duplicate merged into another entry keeps its row (the history), pointing at the survivor
+    merged_into_id: int | None = Field(default=None, foreign_key="clubplayer.id")
+    merged_at: datetime | None = Field(default=None)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class RegistryReview(SQLModel, table=True):
+    """An event's player whose match in the registry is doubtful: the organizer picks one of the
+    candidates or a new entry on the review screen."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(sa_column=Column(Integer, ForeignKey("player.id", ondelete="CASCADE"), nullable=False,
+                                            unique=True))
+    #: registry ids that might be this player
+    candidates: list[int] = Field(default_factory=list, sa_type=JSON)
+    reason: str = Field(default="", max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class RatingPoint(SQLModel, table=True):
+    """A club player's rating after one event (openskill's Plackett-Luce), derived from the
+    confirmed results: every recomputation replaces them all."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_player_id: int = Field(sa_column=Column(Integer, ForeignKey("clubplayer.id", ondelete="CASCADE"),
+                                                 nullable=False, index=True))
+    event_id: int = _cascade_fk("event.id")
+    #: the rating's place in time order (events by date, then id)
+    sequence: int
+    mu: float
+    sigma: float
+    tables: int = Field(default=0)
+
+
+class Season(SQLModel, table=True):
+    """A club's season: named dates, the events it groups and the rule its league ranks by."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=120)
+    starts_on: Date
+    ends_on: Date
+    #: "sum", "best" (best ``best_of`` events) or "average" (per event, at least ``min_events``)
+    rule: str = Field(default="sum", max_length=16)
+    best_of: int = Field(default=0)
+    min_events: int = Field(default=0)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SeasonEvent(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("season_id", "event_id", name="uq_seasonevent_season_event"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = _cascade_fk("season.id")
+    event_id: int = _cascade_fk("event.id")

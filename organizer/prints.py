@@ -12,7 +12,6 @@ from typing import Any
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.routing import BuildError
 
-from .auth import login_required
 from .db import get_session
 from .events import load_event
 from .models import EDITIONS, Event
@@ -75,7 +74,6 @@ def seat_url(token: str) -> str:
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/pack.pdf")
-@login_required
 def round_pack_pdf(event_id: int, number: int) -> Any:
     event = load_event(event_id)
 
@@ -90,7 +88,6 @@ def round_pack_pdf(event_id: int, number: int) -> Any:
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/tables/<int:table>/score-sheet.pdf")
-@login_required
 def score_sheet_pdf(event_id: int, number: int, table: int) -> Any:
     event = load_event(event_id)
 
@@ -107,7 +104,6 @@ def score_sheet_pdf(event_id: int, number: int, table: int) -> Any:
 
 
 @bp.get("/events/<int:event_id>/standings.pdf")
-@login_required
 def standings_download(event_id: int) -> Any:
     event = load_event(event_id)
     back = url_for("standings.index", event_id=event_id)
@@ -129,7 +125,6 @@ def standings_download(event_id: int) -> Any:
 
 
 @bp.get("/events/<int:event_id>/report.pdf")
-@login_required
 def report_pdf(event_id: int) -> Any:
     event = load_event(event_id)
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Blueprint
 
-from .auth import login_required
 from .db import get_session
 from .events import load_event
 from .models import utcnow
@@ -21,7 +20,6 @@ REFRESH_SECONDS = 10
 
 
 @bp.get("")
-@login_required
 def show(event_id: int) -> Any:
     event = load_event(event_id)
     db = get_session()

@@ -9,7 +9,6 @@ from typing import Any
 
 from flask import Blueprint, abort, request, url_for
 
-from .auth import login_required
 from .db import get_session
 from .events import load_event
 from .pages import render_page
@@ -47,7 +46,6 @@ def practice(token: str) -> Any:
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/tables/<int:table>/replay")
-@login_required
 def table(event_id: int, number: int, table: int) -> Any:
     event = load_event(event_id)
     rnd = load_round(event, number)

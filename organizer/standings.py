@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from .auth import login_required
 from .db import get_session
 from .events import load_event
 from .pages import render_page
@@ -19,7 +18,6 @@ bp = Blueprint("standings", __name__, url_prefix="/events/<int:event_id>/standin
 
 
 @bp.get("")
-@login_required
 def index(event_id: int) -> Any:
     event = load_event(event_id)
     db = get_session()

@@ -8,9 +8,8 @@ from __future__ import annotations
 from datetime import date
 
 from sqlmodel import Session, select
-from werkzeug.security import generate_password_hash
 
-from ..models import EntryMode, Event, Organizer, Player
+from ..models import EntryMode, Event, Organizer, Player, Role
 from . import accounts, events, results, rounds
 
 DEMO_ACCOUNT = "demo"
@@ -39,10 +38,11 @@ def ensure_demo(session: Session) -> str:
     organizer = session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT)).first()
     if organizer is None:
         # Deliberately below the normal minimum length: this account is for a local demo only.
-        organizer = Organizer(name=DEMO_ACCOUNT, password_hash=generate_password_hash(DEMO_PASSWORD, method=accounts.HASH_METHOD))
+        # An owner, so whoever tries the demo sees every page, the accounts page included.
+        organizer = Organizer(name=DEMO_ACCOUNT, password_hash=accounts.hash_password(DEMO_PASSWORD), role=Role.OWNER)
         session.add(organizer)
         session.commit()
-        lines.append(f"Demo organizer created: {DEMO_ACCOUNT} / {DEMO_PASSWORD} (for local trying out only).")
+        lines.append(f"Demo owner account created: {DEMO_ACCOUNT} / {DEMO_PASSWORD} (for local trying out only).")
     event = session.exec(select(Event).where(Event.name == DEMO_EVENT)).first()
     if event is not None:
         lines.append(f"Demo event “{DEMO_EVENT}” already exists; left as it is.")

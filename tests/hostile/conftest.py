@@ -79,5 +79,9 @@ def demo(demo_template: Path, tmp_path: Path) -> Iterator[DemoApp]:
     page = client.get("/").get_data(as_text=True)
     token = TOKEN.search(page)
     assert token
-    yield DemoApp(app, client, database, demo_template, token.group(1), snapshot(demo_template))
+    # Sessions live in the database (issue 11): the signed-in session is part of what restore() brings back.
+    app.extensions["db_engine"].dispose()
+    signed_in_template = tmp_path / "signed-in.sqlite3"
+    shutil.copy(database, signed_in_template)
+    yield DemoApp(app, client, database, signed_in_template, token.group(1), snapshot(signed_in_template))
     app.extensions["db_engine"].dispose()

@@ -11,12 +11,12 @@ from pathlib import Path
 from flask import Flask
 from werkzeug.routing import Rule
 
-#: open to everyone by design: signing in, the first account on an empty database, static files,
-#: the health check, starting a practice game against bots (issue 4: "anyone can play"), and the
-#: blank scorepad (issue 5: no event data in it)
-PUBLIC_ENDPOINTS = {"static", "auth.sign_in", "auth.first_run", "auth.sign_out", "live.health", "practice.new",
-                    "practice.create", "prints.scorepad", "prints.scorepad_pdf"}
-#: a seat's private link carries its own credential (the token), not an organizer's session
+from organizer.permissions import RULES, Need
+
+#: open to everyone by design, as organizer/permissions.py says (signing in, the first account on
+#: an empty database, static files, the health check, practice games, the blank scorepad)
+PUBLIC_ENDPOINTS = {endpoint for endpoint, need in RULES.items() if need is Need.PUBLIC}
+#: a seat's private link, or a one-time account link, carries its own credential (the token)
 SEAT_ARGUMENTS = {"token"}
 
 

@@ -1,0 +1,52 @@
+"""An event's staff page: its organizers assign judges to it, and say whether judges may also
+change the seating of a proposed round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, g, request, url_for
+
+from .db import get_session
+from .events import load_event
+from .pages import go_to, render_page
+from .services import staff as service
+from .services.errors import InputError
+
+bp = Blueprint("staff", __name__, url_prefix="/events/<int:event_id>/staff")
+
+
+def _page(event_id: int, status: int = 200, errors: dict[str, str] | None = None) -> Any:
+    event = load_event(event_id)
+    return render_page("events/staff.html", "event_staff.html", status, event=event,
+                       staff=service.staff_of(get_session(), event), errors=errors or {})
+
+
+@bp.get("")
+def index(event_id: int) -> Any:
+    return _page(event_id)
+
+
+@bp.post("/judges")
+def assign(event_id: int) -> Any:
+    db = get_session()
+    raw = request.form.get("judge", "")
+    try:
+        judge = service.assign_judge(db, load_event(event_id), int(raw) if raw.isdigit() else None, g.organizer.name)
+    except InputError as bad:
+        db.rollback()
+        return _page(event_id, 422, bad.errors)
+    flash(f"{judge.name} judges this event.")
+    return go_to(url_for("staff.index", event_id=event_id))
+
+
+@bp.post("/judges/<int:account_id>/remove")
+def unassign(event_id: int, account_id: int) -> Any:
+    service.unassign_judge(get_session(), load_event(event_id), account_id)
+    return go_to(url_for("staff.index", event_id=event_id))
+
+
+@bp.post("/seating")
+def seating(event_id: int) -> Any:
+    service.set_judges_may_seat(get_session(), load_event(event_id), request.form.get("judges_may_seat") == "1")
+    return go_to(url_for("staff.index", event_id=event_id))
