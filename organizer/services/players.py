@@ -12,7 +12,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from ..models import PLAYED_STATUSES, AuditEntry, Event, GameTable, Player, Round, Seat
-from . import text
+from . import registry, text
 from .errors import InputError
 from .paging import Page, page_of
 from .text import from_spreadsheet_cell
@@ -156,6 +156,7 @@ def add_player(session: Session, event: Event, name: str, club: str, email: str,
     player = Player(event_id=event.id, name=data.name, name_key=name_key(data.name), club=data.club,
                     email=data.email, joined_round=joined)
     session.add(player)
+    registry.link_new_players(session, [player])
     _audit(session, event.id, actor, "player.added", new={"name": data.name, "joined_round": joined})
     session.commit()
     session.refresh(player)
@@ -247,6 +248,7 @@ def import_players(session: Session, event: Event, text: str, actor: str) -> lis
     players = [Player(event_id=event.id, name=data.name, name_key=name_key(data.name), club=data.club,
                       email=data.email, joined_round=joined) for data in parsed]
     session.add_all(players)
+    registry.link_new_players(session, players)
     _audit(session, event.id, actor, "players.imported", new={"names": [p.name for p in players]})
     session.commit()
     return players

@@ -1,0 +1,229 @@
+"""The club's player registry (issue 16): one entry per person across the club's events.
+
+An event's player is matched when added (form or CSV): the same e-mail is the same person; else
+the same name (``text.name_key``: case, width, spacing, invisibles aside; accents are kept, so
+"Zoe" and "Zoë" differ) is, when neither side carries an e-mail or both carry the same one. A
+name shared with an entry whose e-mail differs or is missing on one side, a name held by two
+entries, or an entry already playing in that event, is doubtful: the player waits on the review
+screen, unlinked, until the organizer picks. Duplicates found later are merged: the links move,
+the merged entry stays (pointing at the survivor) as the record of what happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from ..models import ClubPlayer, Event, Player, RegistryReview, utcnow
+from . import text
+from .errors import InputError
+
+MAX_NAME = 80
+
+
+def email_key(email: str) -> str:
+    return email.strip().casefold()
+
+
+def name_key(name: str) -> str:
+    return text.name_key(name)[:MAX_NAME]
+
+
+@dataclass(frozen=True)
+class Match:
+    """What the registry says of a name and e-mail: a sure entry, no entry (a new person), or
+    doubtful candidates with the reason."""
+
+    club_player_id: int | None
+    candidates: tuple[int, ...] = ()
+    reason: str = ""
+
+    @property
+    def doubtful(self) -> bool:
+        return bool(self.candidates)
+
+
+def _active(session: Session) -> Any:
+    return select(ClubPlayer).where(col(ClubPlayer.merged_into_id).is_(None))
+
+
+def _in_event(session: Session, event_id: int, club_player_ids: Iterable[int]) -> set[int]:
+    ids = list(club_player_ids)
+    if not ids:
+        return set()
+    rows = session.exec(select(Player.club_player_id).where(
+        Player.event_id == event_id, col(Player.club_player_id).in_(ids))).all()
+    return {r for r in rows if r is not None}
+
+
+def find_match(session: Session, name: str, email: str, event_id: int | None = None) -> Match:
+    """The registry's verdict for a player called ``name`` with ``email`` (in ``event_id``, whose
+    players' entries cannot be matched twice)."""
+    mail = email_key(email)
+    taken: set[int] = set()
+    if mail:
+        by_mail = session.exec(_active(session).where(ClubPlayer.email == mail).order_by(col(ClubPlayer.id))).all()
+        ids = [c.id for c in by_mail if c.id is not None]
+        taken = _in_event(session, event_id, ids) if event_id is not None else set()
+        free = [i for i in ids if i not in taken]
+        if len(free) == 1 and not taken:
+            return Match(free[0])
+        if ids:
+            return Match(None, tuple(ids), "this e-mail is already in the registry for someone in this event"
+                         if taken else "several registry entries share this e-mail")
+    same_name = session.exec(_active(session).where(ClubPlayer.name_key == name_key(name))
+                             .order_by(col(ClubPlayer.id))).all()
+    if not same_name:
+        return Match(None)
+    ids = tuple(c.id for c in same_name if c.id is not None)
+    if event_id is not None and _in_event(session, event_id, ids):
+        return Match(None, ids, "an entry with this name already plays in this event")
+    if len(same_name) > 1:
+        return Match(None, ids, f"{len(same_name)} registry entries share this name")
+    entry = same_name[0]
+    if not mail and not entry.email:
+        return Match(entry.id)
+    if mail and entry.email:
+        return Match(None, ids, "same name, different e-mail")
+    return Match(None, ids, "same name, e-mail missing on one side")
+
+
+def _new_entry(session: Session, player: Player) -> ClubPlayer:
+    entry = ClubPlayer(name=player.name, name_key=name_key(player.name), email=email_key(player.email))
+    session.add(entry)
+    session.flush()
+    return entry
+
+
+def link_new_players(session: Session, players: Sequence[Player]) -> int:
+    """Match freshly added players (before their commit; flushes): link the sure ones, make new
+    entries for new people, queue the doubtful for review. Returns how many wait for review."""
+    waiting = 0
+    for player in players:
+        if player.club_player_id is not None:
+            continue
+        session.flush()
+        match = find_match(session, player.name, player.email, player.event_id)
+        if match.doubtful:
+            session.add(RegistryReview(player_id=player.id, candidates=list(match.candidates), reason=match.reason))
+            waiting += 1
+            continue
+        entry_id = match.club_player_id if match.club_player_id is not None else _new_entry(session, player).id
+        player.club_player_id = entry_id
+        if match.club_player_id is not None and player.email:
+            entry = session.get(ClubPlayer, entry_id)
+            if entry is not None and not entry.email:
+                entry.email = email_key(player.email)
+                session.add(entry)
+        session.add(player)
+    return waiting
+
+
+def link_unmatched(session: Session) -> int:
+    """Match every player in no registry entry and not waiting for review (players from an event
+    import, or from before a review was undone). Returns how many now wait for review."""
+    waiting_ids = select(RegistryReview.player_id)
+    players = session.exec(select(Player).where(col(Player.club_player_id).is_(None),
+                                                col(Player.id).not_in(waiting_ids))
+                           .order_by(col(Player.id))).all()
+    waiting = link_new_players(session, players)
+    session.commit()
+    return waiting
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    review: RegistryReview
+    player: Player
+    event: Event
+    candidates: list[ClubPlayer]
+
+
+def pending_reviews(session: Session) -> list[ReviewItem]:
+    rows = session.exec(select(RegistryReview, Player, Event).join(Player, col(Player.id) == RegistryReview.player_id)
+                        .join(Event, col(Event.id) == Player.event_id).order_by(col(RegistryReview.id))).all()
+    items = []
+    for review, player, event in rows:
+        entries = [session.get(ClubPlayer, i) for i in review.candidates]
+        items.append(ReviewItem(review, player, event, [e for e in entries if e is not None]))
+    return items
+
+
+def resolve_review(session: Session, review_id: int, club_player_id: int | None) -> Player:
+    """The organizer's answer to a doubtful match: the player is that entry, or (None) a new
+    person in the registry."""
+    review = session.get(RegistryReview, review_id)
+    if review is None:
+        raise InputError({"": "That review was already settled."})
+    player = session.get(Player, review.player_id)
+    assert player is not None
+    if club_player_id is None:
+        player.club_player_id = _new_entry(session, player).id
+    else:
+        entry = session.get(ClubPlayer, club_player_id)
+        if entry is None or entry.merged_into_id is not None:
+            raise InputError({"choice": "Pick one of the entries shown."})
+        if _in_event(session, player.event_id, [club_player_id]):
+            raise InputError({"choice": f"{entry.name} already plays in this event: a different person."})
+        player.club_player_id = club_player_id
+        if player.email and not entry.email:
+            entry.email = email_key(player.email)
+            session.add(entry)
+    session.add(player)
+    session.delete(review)
+    session.commit()
+    return player
+
+
+def merge(session: Session, keep_id: int, gone_id: int) -> ClubPlayer:
+    """``gone_id`` was the same person as ``keep_id``: its events' players move to ``keep_id``;
+    its row stays, marked merged (ratings need a recomputation to follow)."""
+    keep, gone = session.get(ClubPlayer, keep_id), session.get(ClubPlayer, gone_id)
+    if keep is None or gone is None or keep_id == gone_id:
+        raise InputError({"merge": "Pick two different registry entries."})
+    if keep.merged_into_id is not None or gone.merged_into_id is not None:
+        raise InputError({"merge": "One of them was already merged into another entry."})
+    events_keep = set(session.exec(select(Player.event_id).where(Player.club_player_id == keep_id)).all())
+    both = [e for e in session.exec(select(Player.event_id).where(Player.club_player_id == gone_id)).all()
+            if e in events_keep]
+    if both:
+        event = session.get(Event, both[0])
+        raise InputError({"merge": f"Both played in {event.name if event else 'one event'}: two different people."})
+    for player in session.exec(select(Player).where(Player.club_player_id == gone_id)).all():
+        player.club_player_id = keep_id
+        session.add(player)
+    if gone.email and not keep.email:
+        keep.email = gone.email
+    gone.merged_into_id, gone.merged_at = keep_id, utcnow()
+    session.add_all([keep, gone])
+    session.commit()
+    return keep
+
+
+@dataclass(frozen=True)
+class RegistryRow:
+    entry: ClubPlayer
+    events: int
+
+
+def registry_rows(session: Session, search: str = "", limit: int = 200) -> list[RegistryRow]:
+    """Active entries in name order (those whose name holds ``search``), with their events."""
+    query = select(ClubPlayer, func.count(col(Player.id))).outerjoin(
+        Player, col(Player.club_player_id) == ClubPlayer.id).where(col(ClubPlayer.merged_into_id).is_(None))
+    key = name_key(text.clean_name(search))
+    if key:
+        query = query.where(col(ClubPlayer.name_key).contains(key, autoescape=True))
+    rows = session.exec(query.group_by(col(ClubPlayer.id)).order_by(col(ClubPlayer.name_key), col(ClubPlayer.id))
+                        .limit(limit)).all()
+    return [RegistryRow(entry, int(count)) for entry, count in rows]
+
+
+def duplicate_names(session: Session) -> list[list[ClubPlayer]]:
+    """Groups of active entries sharing a name: candidates for a merge (or two real people)."""
+    keys = session.exec(select(ClubPlayer.name_key).where(col(ClubPlayer.merged_into_id).is_(None))
+                        .group_by(col(ClubPlayer.name_key)).having(func.count() > 1)).all()
+    return [list(session.exec(_active(session).where(ClubPlayer.name_key == k).order_by(col(ClubPlayer.id))).all())
+            for k in keys]

@@ -1,0 +1,147 @@
+"""The club registry: matching on sign-up and CSV import, reviews, merges, the migration's links."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text as sql
+from sqlmodel import Session, select
+
+from organizer.db import alembic_config, make_engine
+from organizer.models import ClubPlayer, Player, RegistryReview
+from organizer.services import players as player_service
+from organizer.services import registry
+from organizer.services.errors import InputError
+
+from .conftest import create_event
+
+
+def _entries(session: Session) -> list[ClubPlayer]:
+    return list(session.exec(select(ClubPlayer).where(ClubPlayer.merged_into_id == None)).all())  # noqa: E711
+
+
+def test_same_email_is_the_same_person_whatever_the_name(session: Session) -> None:
+    first, second = create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1))
+    a = player_service.add_player(session, first, "Ann Lee", "", "Ann@Example.org", "t")
+    b = player_service.add_player(session, second, "Annie Lee", "", "ann@example.org ", "t")
+    assert a.club_player_id is not None and a.club_player_id == b.club_player_id
+    assert len(_entries(session)) == 1
+
+
+def test_names_differing_by_case_width_and_spacing_match(session: Session) -> None:
+    first, second = create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1))
+    a = player_service.add_player(session, first, "Zoë  Quist", "", "", "t")
+    b = player_service.add_player(session, second, "ZOË QUIST", "", "", "t")
+    assert a.club_player_id == b.club_player_id is not None
+
+
+def test_accents_make_a_different_name(session: Session) -> None:
+    """"Zoe" and "Zoë" are different names (name_key keeps accents): no silent link."""
+    first, second = create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1))
+    a = player_service.add_player(session, first, "Zoë Quist", "", "", "t")
+    b = player_service.add_player(session, second, "Zoe Quist", "", "", "t")
+    assert a.club_player_id != b.club_player_id
+
+
+def test_two_real_people_with_one_name_go_to_review_and_stay_apart(session: Session) -> None:
+    first, second, third = (create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1)),
+                            create_event(session, name="Autumn", date=date(2026, 9, 1)))
+    a = player_service.add_player(session, first, "Sam Park", "", "sam@one.org", "t")
+    b = player_service.add_player(session, second, "Sam Park", "", "sam@two.org", "t")
+    assert b.club_player_id is None
+    [item] = registry.pending_reviews(session)
+    assert item.player.id == b.id and [c.id for c in item.candidates] == [a.club_player_id]
+    assert "different e-mail" in item.review.reason
+    registry.resolve_review(session, item.review.id or 0, None)  # a new person
+    assert b.club_player_id not in (None, a.club_player_id)
+    # a third Sam Park with no e-mail now has two candidates: the review again
+    c = player_service.add_player(session, third, "Sam Park", "", "", "t")
+    [item] = registry.pending_reviews(session)
+    assert item.player.id == c.id and len(item.candidates) == 2
+    registry.resolve_review(session, item.review.id or 0, a.club_player_id)
+    assert c.club_player_id == a.club_player_id
+    assert registry.pending_reviews(session) == []
+
+
+def test_missing_email_on_one_side_is_doubtful(session: Session) -> None:
+    first, second = create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1))
+    player_service.add_player(session, first, "Kim Ro", "", "kim@x.org", "t")
+    b = player_service.add_player(session, second, "Kim Ro", "", "", "t")
+    assert b.club_player_id is None
+    assert session.exec(select(RegistryReview)).one().player_id == b.id
+
+
+def test_csv_import_links_sure_matches_and_queues_doubtful(session: Session) -> None:
+    first, second = create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1))
+    player_service.import_players(session, first, "name,email\nAnn Lee,ann@x.org\nBo Ek,\nCy Ma,cy@x.org\n", "t")
+    players = player_service.import_players(session, second, "name,email\nann lee,ann@x.org\nBO EK,\nCy Ma,\nDi Ny,\n", "t")
+    by_name = {p.name: p for p in players}
+    assert by_name["ann lee"].club_player_id is not None and by_name["BO EK"].club_player_id is not None
+    assert by_name["Cy Ma"].club_player_id is None  # e-mail missing on one side
+    assert by_name["Di Ny"].club_player_id is not None  # a new person
+    assert len(_entries(session)) == 4
+
+
+def test_merge_moves_links_and_keeps_the_merged_entry(session: Session) -> None:
+    first, second = create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1))
+    a = player_service.add_player(session, first, "Rob Ute", "", "", "t")
+    b = player_service.add_player(session, second, "Robert Ute", "", "rob@x.org", "t")
+    assert a.club_player_id != b.club_player_id
+    keep = registry.merge(session, a.club_player_id or 0, b.club_player_id or 0)
+    session.refresh(b)
+    assert b.club_player_id == keep.id and keep.email == "rob@x.org"
+    gone = [e for e in session.exec(select(ClubPlayer)).all() if e.merged_into_id == keep.id]
+    assert len(gone) == 1 and gone[0].name == "Robert Ute"
+    # later sign-ups by the merged e-mail find the survivor
+    third = create_event(session, name="Autumn", date=date(2026, 9, 1))
+    assert player_service.add_player(session, third, "R. Ute", "", "ROB@x.org", "t").club_player_id == keep.id
+
+
+def test_merge_refuses_two_people_of_one_event(session: Session) -> None:
+    event = create_event(session)
+    a = player_service.add_player(session, event, "Al One", "", "", "t")
+    b = player_service.add_player(session, event, "Al Two", "", "", "t")
+    with pytest.raises(InputError):
+        registry.merge(session, a.club_player_id or 0, b.club_player_id or 0)
+
+
+def test_migration_links_existing_players_without_losing_any(tmp_path: Path, sqlite_template: Path) -> None:
+    """Players stored before the registry: the same e-mail or the same name (when e-mails don't
+    disagree) become one entry; every player is linked, and nothing else changes."""
+    from alembic import command
+
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(sqlite_template, path)
+    engine = make_engine(f"sqlite:///{path}")
+    config = alembic_config(engine)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0005")
+    with engine.begin() as c:
+        for event_id, day in ((1, "2026-01-05"), (2, "2026-02-05")):
+            c.execute(sql("INSERT INTO event (id, name, date, edition, round_formats, preferred_table_size, "
+                          "point_scheme, tiebreak_order, entry_modes, created_at, updated_at, version, judges_may_seat) "
+                          "VALUES (:i, 'E', :d, '2018', '[]', 4, 'beaten', '[]', '[]', :d, :d, 1, 0)"),
+                      {"i": event_id, "d": day})
+        rows = [(1, "Ann Lee", "ann@x.org"), (1, "Bo Ek", ""), (1, "Sam Park", "s1@x.org"),
+                (2, "ANN LEE", ""), (2, "Annie", "ANN@x.org"), (2, "bo ek", ""), (2, "Sam Park", "s2@x.org")]
+        for event_id, name, email in rows:
+            c.execute(sql("INSERT INTO player (event_id, name, name_key, club, email, checked_in, dropped, "
+                          "joined_round, created_at) VALUES (:e, :n, :n, '', :m, 0, 0, 1, '2026-01-01')"),
+                      {"e": event_id, "n": name, "m": email})
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+    with Session(engine) as session:
+        players = session.exec(select(Player).order_by(Player.id)).all()
+        assert [p.name for p in players] == [r[1] for r in rows]
+        links = [p.club_player_id for p in players]
+        assert None not in links
+        assert links[0] == links[3] == links[4]  # Ann by name (no e-mail), Annie by e-mail
+        assert links[1] == links[5]
+        assert links[2] != links[6]  # two Sam Parks with different e-mails
+        assert len(set(links)) == 4
+    engine.dispose()
