@@ -1,0 +1,228 @@
+"""Seasons and their league tables (issue 16).
+
+A season names dates and the events it groups; its league ranks the club's players by the rule
+the organizer picks, over each event's tournament points (the event's own standings: its point
+scheme, disputed tables left out, as the event shows them):
+
+- ``sum``: all tournament points of the season;
+- ``best``: the best ``best_of`` events' points of each player;
+- ``average``: points per event attended, players with fewer than ``min_events`` events listed
+  below the ranked ones, unranked.
+
+Ties are broken as in events, by the figures a season has: game points, then species, over the
+events that count; still equal, the rank is shared (1, 2, 2, 4). An event's opponents' average
+and head-to-head belong to its own tables and are left out of the league.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date as Date
+from fractions import Fraction
+
+from sqlmodel import Session, col, select
+
+from ..models import PLAYED_STATUSES, ClubPlayer, Event, GameTable, Player, Result, ResultStatus, Round, Season, SeasonEvent
+from . import standings, text
+from .errors import InputError
+from .event_standings import seat_player_id
+from .rules import species_tiebreak
+
+RULES: dict[str, str] = {
+    "sum": "sum of tournament points",
+    "best": "best N events",
+    "average": "points per event attended, with a minimum attendance",
+}
+MAX_EVENTS = 1000
+
+
+@dataclass(frozen=True)
+class SeasonInput:
+    name: str
+    starts_on: Date
+    ends_on: Date
+    rule: str = "sum"
+    best_of: int = 0
+    min_events: int = 0
+
+
+def season_problems(data: SeasonInput) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    name = text.name_problem(data.name, 120, "Name the season.")
+    if name is not None:
+        errors["name"] = name
+    if data.ends_on < data.starts_on:
+        errors["ends_on"] = "The season ends on or after the day it starts."
+    if data.rule not in RULES:
+        errors["rule"] = "Pick one of the rules shown."
+    elif data.rule == "best" and not 1 <= data.best_of <= MAX_EVENTS:
+        errors["best_of"] = f"Count the best 1 to {MAX_EVENTS} events."
+    elif data.rule == "average" and not 0 <= data.min_events <= MAX_EVENTS:
+        errors["min_events"] = f"Ask for 0 to {MAX_EVENTS} events."
+    return errors
+
+
+def save_season(session: Session, data: SeasonInput, season: Season | None = None,
+                event_ids: Sequence[int] | None = None) -> Season:
+    """Create or change a season. Its events are ``event_ids`` when given; a new season without
+    them takes the events dated within its dates."""
+    errors = season_problems(data)
+    if errors:
+        raise InputError(errors)
+    season = season or Season(name=data.name, starts_on=data.starts_on, ends_on=data.ends_on)
+    season.name, season.starts_on, season.ends_on = text.clean_name(data.name), data.starts_on, data.ends_on
+    season.rule, season.best_of, season.min_events = data.rule, data.best_of, data.min_events
+    new = season.id is None
+    session.add(season)
+    session.flush()
+    if event_ids is None and new:
+        event_ids = list(session.exec(select(Event.id).where(Event.date >= data.starts_on,
+                                                             Event.date <= data.ends_on)).all())
+    if event_ids is not None:
+        for link in session.exec(select(SeasonEvent).where(SeasonEvent.season_id == season.id)).all():
+            session.delete(link)
+        session.flush()
+        session.add_all(SeasonEvent(season_id=season.id or 0, event_id=e) for e in sorted(set(event_ids)))
+    session.commit()
+    session.refresh(season)
+    return season
+
+
+def season_events(session: Session, season_id: int) -> list[Event]:
+    return list(session.exec(select(Event).join(SeasonEvent, col(SeasonEvent.event_id) == Event.id)
+                             .where(SeasonEvent.season_id == season_id)
+                             .order_by(col(Event.date), col(Event.id))).all())
+
+
+@dataclass(frozen=True)
+class EventScore:
+    """One player's figures at one event."""
+
+    event_id: int
+    points: Fraction
+    game_points: int
+    species: int
+
+
+def pick(scores: Sequence[EventScore], rule: str, best_of: int) -> list[EventScore]:
+    """The events that count: all, or the best ``best_of`` by points (the earlier event first
+    among equals, so the choice is stable)."""
+    if rule != "best":
+        return list(scores)
+    return sorted(scores, key=lambda s: -s.points)[:best_of]
+
+
+@dataclass(frozen=True)
+class LeagueRow:
+    rank: int | None  # None: below the minimum attendance
+    club_player_id: int
+    name: str
+    points: float  # the rule's figure
+    attended: int
+    counted: int
+    game_points: int
+    species: int
+    per_event: dict[int, float] = field(default_factory=dict)
+
+
+def rank_league(scores: dict[int, list[EventScore]], names: dict[int, str], rule: str, best_of: int = 0,
+                min_events: int = 0) -> list[LeagueRow]:
+    """The league table from each player's event scores (pure: the hand-worked tests call it)."""
+    figures: dict[int, tuple[Fraction, int, int]] = {}
+    counted: dict[int, list[EventScore]] = {}
+    for cp, events in scores.items():
+        used = pick(events, rule, best_of)
+        counted[cp] = used
+        total = sum((s.points for s in used), Fraction(0))
+        value = total / len(used) if rule == "average" and used else total
+        figures[cp] = (value, sum(s.game_points for s in used), sum(s.species for s in used))
+    ranked = [cp for cp in scores if rule != "average" or len(scores[cp]) >= min_events]
+    unranked = [cp for cp in scores if cp not in set(ranked)]
+    ranked.sort(key=lambda cp: (-figures[cp][0], -figures[cp][1], -figures[cp][2], names.get(cp, "").casefold(), cp))
+    unranked.sort(key=lambda cp: (-len(scores[cp]), -figures[cp][0], names.get(cp, "").casefold(), cp))
+    rows: list[LeagueRow] = []
+    for position, cp in enumerate(ranked):
+        previous = ranked[position - 1] if position else None
+        rank = rows[-1].rank if previous is not None and figures[previous] == figures[cp] else position + 1
+        rows.append(_row(rank, cp, names, figures, scores, counted))
+    rows.extend(_row(None, cp, names, figures, scores, counted) for cp in unranked)
+    return rows
+
+
+def _row(rank: int | None, cp: int, names: dict[int, str], figures: dict[int, tuple[Fraction, int, int]],
+         scores: dict[int, list[EventScore]], counted: dict[int, list[EventScore]]) -> LeagueRow:
+    value, game_points, species = figures[cp]
+    return LeagueRow(rank, cp, names.get(cp, "?"), float(value), len(scores[cp]), len(counted[cp]), game_points,
+                     species, {s.event_id: float(s.points) for s in scores[cp]})
+
+
+def event_scores(session: Session, event_ids: Sequence[int]) -> dict[int, list[EventScore]]:
+    """Club player id -> their figures at each of the events (in event date order), from one read
+    of the results; each event's tournament points by its own scheme."""
+    if not event_ids:
+        return {}
+    events = {e.id: e for e in session.exec(select(Event).where(col(Event.id).in_(event_ids))
+                                            .order_by(col(Event.date), col(Event.id))).all()}
+    links = dict(session.exec(select(Player.id, Player.club_player_id).where(
+        col(Player.event_id).in_(event_ids), col(Player.club_player_id).is_not(None))).all())
+    rows = session.exec(
+        select(Result.seats, GameTable.id, Round.number, Round.format, Round.event_id)
+        .join(GameTable, col(GameTable.id) == Result.table_id)
+        .join(Round, col(Round.id) == GameTable.round_id)
+        .where(col(Round.event_id).in_(event_ids), col(Round.status).in_(PLAYED_STATUSES),
+               Result.status != ResultStatus.DISPUTED)).all()
+    tables: dict[int, list[standings.TableResult]] = {}
+    for seats, table_id, round_number, round_format, event_id in rows:
+        event = events[event_id]
+        tables.setdefault(event_id, []).append(standings.TableResult(
+            table_id, round_number,
+            [standings.SeatResult(seat_player_id(table_id, i, s.get("player_id")), int(s["points"]),
+                                  int(s["species_count"])) for i, s in enumerate(seats)],
+            species_tiebreak(event.edition, round_format)))
+    scores: dict[int, list[EventScore]] = {}
+    for event_id, event in events.items():
+        assert event_id is not None
+        scheme = standings.SCHEMES[event.point_scheme]
+        totals: dict[int, list[Fraction | int]] = {}
+        for table in tables.get(event_id, []):
+            points = scheme.table_points(table)
+            for seat in table.seats:
+                tally = totals.setdefault(seat.player_id, [Fraction(0), 0, 0])
+                tally[0] += points[seat.player_id]
+                tally[1] += seat.points
+                tally[2] += seat.species_count
+        for player_id, (points, game_points, species) in totals.items():
+            cp = links.get(player_id)
+            if cp is not None:
+                scores.setdefault(cp, []).append(EventScore(event_id, Fraction(points), int(game_points), int(species)))
+    return scores
+
+
+@dataclass(frozen=True)
+class League:
+    season: Season
+    events: list[Event]
+    rows: list[LeagueRow]
+
+    @property
+    def rule_text(self) -> str:
+        if self.season.rule == "best":
+            return f"best {self.season.best_of} events' tournament points"
+        if self.season.rule == "average":
+            return f"tournament points per event attended, at least {self.season.min_events} events"
+        return "sum of tournament points"
+
+
+def league(session: Session, season_id: int) -> League | None:
+    season = session.get(Season, season_id)
+    if season is None:
+        return None
+    events = season_events(session, season_id)
+    scores = event_scores(session, [e.id for e in events if e.id is not None])
+    names = dict(session.exec(select(ClubPlayer.id, ClubPlayer.name).where(col(ClubPlayer.id).in_(list(scores)))).all())
+    return League(season, events, rank_league(scores, names, season.rule, season.best_of, season.min_events))
+
+
+def list_seasons(session: Session) -> list[Season]:
+    return list(session.exec(select(Season).order_by(col(Season.starts_on).desc(), col(Season.id))).all())
