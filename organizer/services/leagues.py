@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date as Date
 from fractions import Fraction
+from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from ..models import PLAYED_STATUSES, ClubPlayer, Event, GameTable, Player, Result, ResultStatus, Round, Season, SeasonEvent
 from . import standings, text
@@ -138,7 +139,8 @@ def rank_league(scores: dict[int, list[EventScore]], names: dict[int, str], rule
         value = total / len(used) if rule == "average" and used else total
         figures[cp] = (value, sum(s.game_points for s in used), sum(s.species for s in used))
     ranked = [cp for cp in scores if rule != "average" or len(scores[cp]) >= min_events]
-    unranked = [cp for cp in scores if cp not in set(ranked)]
+    ranked_set = set(ranked)
+    unranked = [cp for cp in scores if cp not in ranked_set]
     ranked.sort(key=lambda cp: (-figures[cp][0], -figures[cp][1], -figures[cp][2], names.get(cp, "").casefold(), cp))
     unranked.sort(key=lambda cp: (-len(scores[cp]), -figures[cp][0], names.get(cp, "").casefold(), cp))
     rows: list[LeagueRow] = []
@@ -157,45 +159,72 @@ def _row(rank: int | None, cp: int, names: dict[int, str], figures: dict[int, tu
                      species, {s.event_id: float(s.points) for s in scores[cp]})
 
 
-def event_scores(session: Session, event_ids: Sequence[int]) -> dict[int, list[EventScore]]:
-    """Club player id -> their figures at each of the events (in event date order), from one read
-    of the results; each event's tournament points by its own scheme."""
+#: (event id, fingerprint of its results and settings) -> event player id -> (points, game points,
+#: species): an event's figures are read and scored once, not at every view of the league
+_TALLIES: dict[tuple[int, tuple[Any, ...]], dict[int, tuple[Fraction, int, int]]] = {}
+_MAX_CACHED = 5000
+
+
+def _fingerprints(session: Session, events: dict[int, Event]) -> dict[int, tuple[Any, ...]]:
+    """Per event, what changes whenever its league figures can: results entered, corrected,
+    confirmed or disputed (each bumps a version or a count), rounds played, the point scheme."""
+    rows = session.exec(
+        select(Round.event_id, func.count(), func.sum(Result.version), func.max(Result.updated_at),
+               func.count().filter(Result.status == ResultStatus.DISPUTED))
+        .join(GameTable, col(GameTable.id) == Result.table_id)
+        .join(Round, col(Round.id) == GameTable.round_id)
+        .where(col(Round.event_id).in_(list(events)), col(Round.status).in_(PLAYED_STATUSES))
+        .group_by(col(Round.event_id))).all()
+    found = {event_id: tuple(rest) for event_id, *rest in rows}
+    return {e: (event.version, event.point_scheme, event.edition, found.get(e)) for e, event in events.items()}
+
+
+def _tallies(session: Session, events: dict[int, Event], event_ids: list[int]) -> dict[int, dict[int, tuple[Fraction, int, int]]]:
     if not event_ids:
         return {}
-    events = {e.id: e for e in session.exec(select(Event).where(col(Event.id).in_(event_ids))
-                                            .order_by(col(Event.date), col(Event.id))).all()}
-    links = dict(session.exec(select(Player.id, Player.club_player_id).where(
-        col(Player.event_id).in_(event_ids), col(Player.club_player_id).is_not(None))).all())
     rows = session.exec(
         select(Result.seats, GameTable.id, Round.number, Round.format, Round.event_id)
         .join(GameTable, col(GameTable.id) == Result.table_id)
         .join(Round, col(Round.id) == GameTable.round_id)
         .where(col(Round.event_id).in_(event_ids), col(Round.status).in_(PLAYED_STATUSES),
                Result.status != ResultStatus.DISPUTED)).all()
-    tables: dict[int, list[standings.TableResult]] = {}
+    totals: dict[int, dict[int, tuple[Fraction, int, int]]] = {e: {} for e in event_ids}
     for seats, table_id, round_number, round_format, event_id in rows:
         event = events[event_id]
-        tables.setdefault(event_id, []).append(standings.TableResult(
+        table = standings.TableResult(
             table_id, round_number,
             [standings.SeatResult(seat_player_id(table_id, i, s.get("player_id")), int(s["points"]),
                                   int(s["species_count"])) for i, s in enumerate(seats)],
-            species_tiebreak(event.edition, round_format)))
+            species_tiebreak(event.edition, round_format))
+        points = standings.SCHEMES[event.point_scheme].table_points(table)
+        tally = totals[event_id]
+        for seat in table.seats:
+            old = tally.get(seat.player_id, (Fraction(0), 0, 0))
+            tally[seat.player_id] = (old[0] + points[seat.player_id], old[1] + seat.points, old[2] + seat.species_count)
+    return totals
+
+
+def event_scores(session: Session, event_ids: Sequence[int]) -> dict[int, list[EventScore]]:
+    """Club player id -> their figures at each of the events (in event date order); each event's
+    tournament points by its own scheme, computed once per state of its results."""
+    if not event_ids:
+        return {}
+    events = {e.id: e for e in session.exec(select(Event).where(col(Event.id).in_(event_ids))
+                                            .order_by(col(Event.date), col(Event.id))).all() if e.id is not None}
+    prints = _fingerprints(session, events)
+    missing = [e for e in events if (e, prints[e]) not in _TALLIES]
+    if len(_TALLIES) + len(missing) > _MAX_CACHED:
+        _TALLIES.clear()
+    for e, tally in _tallies(session, events, missing).items():
+        _TALLIES[(e, prints[e])] = tally
+    links = dict(session.exec(select(Player.id, Player.club_player_id).where(
+        col(Player.event_id).in_(event_ids), col(Player.club_player_id).is_not(None))).all())
     scores: dict[int, list[EventScore]] = {}
-    for event_id, event in events.items():
-        assert event_id is not None
-        scheme = standings.SCHEMES[event.point_scheme]
-        totals: dict[int, list[Fraction | int]] = {}
-        for table in tables.get(event_id, []):
-            points = scheme.table_points(table)
-            for seat in table.seats:
-                tally = totals.setdefault(seat.player_id, [Fraction(0), 0, 0])
-                tally[0] += points[seat.player_id]
-                tally[1] += seat.points
-                tally[2] += seat.species_count
-        for player_id, (points, game_points, species) in totals.items():
+    for event_id in events:
+        for player_id, (points, game_points, species) in _TALLIES[(event_id, prints[event_id])].items():
             cp = links.get(player_id)
             if cp is not None:
-                scores.setdefault(cp, []).append(EventScore(event_id, Fraction(points), int(game_points), int(species)))
+                scores.setdefault(cp, []).append(EventScore(event_id, points, game_points, species))
     return scores
 
 
