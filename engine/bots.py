@@ -10,7 +10,14 @@ comes from ``rng``, so a seeded game is the same game every time.
 
 - :class:`RandomBot` picks uniformly among the legal actions.
 - :class:`HeuristicBot` plays to win: see :mod:`engine.bots_turns` (standard and solo) and
-  :mod:`engine.bots_draft` (draft)."""
+  :mod:`engine.bots_draft` (draft). It is the **normal** level.
+- :class:`EasyBot` (**easy**): the heuristic's choice, but now and then one of its next best,
+  as a person overlooks the best move.
+- :class:`StrongBot` (**strong**): a search over the engine's own games, see
+  :mod:`engine.bots_search`.
+
+The levels, weakest first, are :data:`LEVELS`; ``"heuristic"`` stays the normal bot's name in
+stored games and commands."""
 
 from __future__ import annotations
 
@@ -78,7 +85,71 @@ class HeuristicBot:
         return choose_turn_action(state, seat, rng)
 
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+def _ranked(state: State, seat: int) -> tuple[list[Action], list[float]]:
+    if state.is_terminal():
+        raise GameOverError("the game is over: there is no action to choose")
+    player = state.current_player()
+    if player >= 0 and player != seat:
+        raise NotYourTurnError(f"seat {seat}: it is seat {player}'s turn")
+    from .bots_search import ranked_candidates
+
+    return ranked_candidates(state, seat)
+
+
+class EasyBot:
+    """Makes a person's mistakes: a third of the time it plays not the heuristic's best action but
+    one of the next two (never one the heuristic rates far below the best)."""
+
+    name = "easy"
+    #: how often it slips, and how far down the heuristic's list it may go
+    slip = 0.35
+    depth = 3
+
+    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
+        actions, scores = _ranked(state, seat)
+        if len(actions) == 1 or rng.random() >= self.slip:
+            return actions[0]
+        # plausible: within the next few, and not a pick the heuristic would never make
+        options = [i for i in range(1, min(self.depth, len(actions))) if scores[i] > -1e8]
+        return actions[rng.choice(options)] if options else actions[0]
+
+
+class StrongBot:
+    """Determinized flat Monte Carlo (see :mod:`engine.bots_search`). ``iterations``: playouts per
+    decision (deterministic from the seed); ``seconds``: a cap on the time per decision (anytime:
+    stopped early it plays the best found so far; the decision then depends on the machine's
+    speed); ``horizon``: search in the last that many cards (None: about three turns a seat)."""
+
+    name = "strong"
+
+    def __init__(self, iterations: int = 400, seconds: float | None = 1.0, width: int = 6,
+                 horizon: int | None = None) -> None:
+        self.iterations = iterations
+        self.seconds = seconds
+        self.width = width
+        self.horizon = horizon
+        #: why the last decision was made (for a replay's "why?"); not read by the next decision
+        self.last_reason: object | None = None
+
+    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
+        _ranked(state, seat)  # refuses a finished game or a seat whose turn it is not
+        from .bots_search import search
+
+        action, reason = search(state, seat, rng, self.iterations, self.seconds, self.width, self.horizon)
+        self.last_reason = reason
+        return action
+
+
+#: the levels offered wherever a bot is chosen, weakest first
+LEVELS = ("easy", "normal", "strong")
+LEVEL_LABELS = {
+    "easy": "Easy (misses the best move now and then)",
+    "normal": "Normal (plays to win)",
+    "strong": "Strong (searches about a second a move)",
+}
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot, "easy": EasyBot, "normal": HeuristicBot, "heuristic": HeuristicBot, "strong": StrongBot,
+}
 
 
 def make_bot(name: str) -> Bot:

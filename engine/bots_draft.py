@@ -102,20 +102,27 @@ class DraftPlanner:
         return self._receiver
 
     def choose(self, actions: list[Action]) -> Action:
-        best_score = -1e9
-        best_action = actions[0]
+        scores = self.score(actions)
+        best = 0
+        for index, score in enumerate(scores):
+            if score > scores[best]:
+                best = index
+        return actions[best]
+
+    def score(self, actions: list[Action]) -> list[float]:
+        """The value of each pick (higher is better); a discarded pick is never worth it."""
+        scores: list[float] = []
         last_pick = self.picks_left == 1 and len(self.hand) == 2
         denials: dict[int, float] = {}
         for action in actions:
             card, cell = cast(Pick, action).card, cast(Pick, action).cell
             if cell is None:
-                continue  # a discarded pick forfeits the planted-every-pick bonus for nothing
+                scores.append(-1e9)  # a discarded pick forfeits the planted-every-pick bonus for nothing
+                continue
             if id(card) not in denials:
                 denials[id(card)] = 0.0 if last_pick else DENIAL_WEIGHT * self.denial(card)
-            score = self.pick_value(card, cell) + denials[id(card)]
-            if score > best_score:
-                best_score, best_action = score, action
-        return best_action
+            scores.append(self.pick_value(card, cell) + denials[id(card)])
+        return scores
 
 
 def _shape(table: PathTable, card: Card, cell: Cell) -> float:
@@ -133,9 +140,15 @@ def _shape(table: PathTable, card: Card, cell: Cell) -> float:
     return 0.05 * free + 0.15 * same - (0.3 if card.value == 8 and free == 0 else 0.0)
 
 
+def score_picks(state: DraftState, seat: int) -> tuple[list[Action], list[float]]:
+    """Every pick open to ``seat`` with the heuristic's value of it (higher is better)."""
+    actions = state.legal_actions(seat)
+    return actions, DraftPlanner(state, seat).score(actions)
+
+
 def choose_pick(state: DraftState, seat: int, rng: random.Random) -> Action:
     actions = state.legal_actions(seat)
     return DraftPlanner(state, seat).choose(actions)
 
 
-__all__ = ["DraftPlanner", "choose_pick"]
+__all__ = ["DraftPlanner", "choose_pick", "score_picks"]

@@ -161,6 +161,10 @@ class TurnPlanner:
         return right * (0.35 * min(partners, 2) + 0.25 * neighbours_same + low) + 0.05 * free
 
     def choose_play(self, actions: list[Action]) -> Action:
+        return _best(actions, self.score_plays(actions))
+
+    def score_plays(self, actions: list[Action]) -> list[float]:
+        """The value of each play (higher is better)."""
         hand = self.know.hand
         values = self.hand_values(hand)
         rights = {name: self.right(name, values.get(name, [])) for name in self.species}
@@ -173,8 +177,7 @@ class TurnPlanner:
             after = self.right(card.species, rest)
             after_rights[id(card)] = after
             cost[id(card)] = (rights[card.species] - after) * worths[card.species]
-        best_score = -1e9
-        best_action = actions[0]
+        scores: list[float] = []
         near = self.mine.near()
         for action in actions:
             play = cast(Play, action)
@@ -189,9 +192,8 @@ class TurnPlanner:
                 - cost[id(card)]
                 + self.setup(self.mine, card, cell, hand, weights[name])
             )
-            if score > best_score:
-                best_score, best_action = score, action
-        return best_action
+            scores.append(score)
+        return scores
 
     def keep_value(self, card: Card, hand: list[Card], values: dict[str, list[int]], rights: dict[str, float]) -> float:
         """What ``card`` is worth to this seat if it stays in hand."""
@@ -237,23 +239,28 @@ class TurnPlanner:
         return table
 
     def choose_discard(self, actions: list[Action]) -> Action:
+        return _best(actions, self.score_discards(actions))
+
+    def score_discards(self, actions: list[Action]) -> list[float]:
+        """The value of each discard (higher is better: the card the seat misses least)."""
         hand = self.know.hand
         values = self.hand_values(hand)
         rights = {name: self.right(name, values.get(name, [])) for name in self.species}
-        best_score = 1e9
-        best_action = actions[0]
+        scores: list[float] = []
         for action in actions:
             card = action.card  # type: ignore[union-attr]
             their_right = 1 - rights[card.species]
             score = self.keep_value(card, hand, values, rights) + 0.5 * self.danger(card) + 0.05 * their_right * card.value
-            if score < best_score:
-                best_score, best_action = score, action
-        return best_action
+            scores.append(-score)
+        return scores
 
     def choose_draw(self, actions: list[Action]) -> Action:
+        return _best(actions, self.score_draws(actions))
+
+    def score_draws(self, actions: list[Action]) -> list[float]:
+        """The value of each draw (higher is better)."""
         hand = self.know.hand
-        best_score = -1e9
-        best_action = actions[0]
+        scores: list[float] = []
         for action in actions:
             source = action.source  # type: ignore[union-attr]
             if source == DECK:
@@ -267,20 +274,22 @@ class TurnPlanner:
                 score = self.keep_value(card, with_card, values, rights)
                 if not self.solo and source != self.seat:
                     score += 0.3 * self.danger(card)
-            if score > best_score:
-                best_score, best_action = score, action
-        return best_action
+            scores.append(score)
+        return scores
 
     # -- solo: the gift to Q ------------------------------------------------------------------
     def choose_give(self, actions: list[Action]) -> Action:
+        return _best(actions, self.score_gives(actions))
+
+    def score_gives(self, actions: list[Action]) -> list[float]:
+        """The value of each gift to Q (higher is better: what the seat and Q's paths miss least)."""
         hand = self.know.hand
         values = self.hand_values(hand)
         rights = {name: self.right(name, values.get(name, [])) for name in self.species}
         q_table = PathTable(self.state.arboretums[1], EIGHT)
         q_rights = {name: 1.0 - 0.7 * rights[name] for name in self.species}
         keep = {id(card): self.keep_value(card, hand, values, rights) for card in hand}
-        best_score = 1e9
-        best_action = actions[0]
+        scores: list[float] = []
         for action in actions:
             give = cast(Give, action)
             card, cell = give.card, give.cell
@@ -289,9 +298,17 @@ class TurnPlanner:
             gain = self.place_gain(q_table, card, cell, q_rights)
             spread = 1.5 * q_rights[name] if q_table.count(name) else 0.0
             score = keep[id(card)] + 2.0 * gain + spread + 0.1 * _rising_edges(q_table, card, cell)
-            if score < best_score:
-                best_score, best_action = score, action
-        return best_action
+            scores.append(-score)
+        return scores
+
+
+def _best(actions: list[Action], scores: list[float]) -> Action:
+    """The first action of the highest score."""
+    best = 0
+    for index, score in enumerate(scores):
+        if score > scores[best]:
+            best = index
+    return actions[best]
 
 
 
@@ -307,19 +324,25 @@ def _rising_edges(table: PathTable, card: Card, cell: Cell) -> int:
     return count
 
 
-def choose_turn_action(state: StandardState, seat: int, rng: random.Random) -> Action:
-    """The heuristic's action for ``seat`` in a standard or solo game."""
+def score_turn_actions(state: StandardState, seat: int) -> tuple[list[Action], list[float]]:
+    """Every legal action of ``seat`` with the heuristic's value of it (higher is better)."""
     actions = state.legal_actions(seat)
     if not actions:
         raise NotYourTurnError(f"seat {seat}: it is seat {state.current_player()}'s turn")
     if len(actions) == 1:
-        return actions[0]
+        return actions, [0.0]
     planner = TurnPlanner(state, seat)
     phase = state.phase
     if phase is Phase.PLAY:
-        return planner.choose_play(actions)
+        return actions, planner.score_plays(actions)
     if phase is Phase.DISCARD:
-        return planner.choose_discard(actions)
+        return actions, planner.score_discards(actions)
     if phase is Phase.GIVE:
-        return planner.choose_give(actions)
-    return planner.choose_draw(actions)
+        return actions, planner.score_gives(actions)
+    return actions, planner.score_draws(actions)
+
+
+def choose_turn_action(state: StandardState, seat: int, rng: random.Random) -> Action:
+    """The heuristic's action for ``seat`` in a standard or solo game."""
+    actions, scores = score_turn_actions(state, seat)
+    return _best(actions, scores)

@@ -361,8 +361,8 @@ def add_simulate_command(subparsers: argparse._SubParsersAction[argparse.Argumen
         "--bots",
         default=None,
         help=(
-            "bots by seat, comma-separated, cycling over the seats: random, heuristic "
-            "(default: heuristic,random; solo: heuristic)"
+            "bots by seat, comma-separated, cycling over the seats: the levels easy, normal (also called "
+            "heuristic), strong, or random (default: heuristic,random; solo: heuristic)"
         ),
     )
     parser.add_argument("--seed", type=_int_arg, default=0, help="the run's seed (default: 0)")

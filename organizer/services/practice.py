@@ -16,7 +16,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine import Edition, Game, GameSetupError
-from engine.bots import BOTS
+from engine.bots import BOTS, LEVEL_LABELS
 
 from ..models import PracticeGame, utcnow
 from . import live_log, rate_windows
@@ -31,7 +31,13 @@ MODE_LABELS = {
     "standard": "Standard game against bots",
     "draft": "Draft against bots (Wonders of the Arboretum)",
 }
-BOT_LABELS = {"heuristic": "Heuristic bot (plays to win)", "random": "Random bot"}
+#: the bots a practice seat may have, by the name stored in ``seat_kinds``: the three levels (the
+#: normal level keeps its stored name "heuristic", so older games and links read the same), then
+#: the random bot
+BOT_LABELS = {"easy": LEVEL_LABELS["easy"], "heuristic": LEVEL_LABELS["normal"], "strong": LEVEL_LABELS["strong"],
+              "random": "Random (plays any legal move)"}
+#: how a bot seat is named at the table
+BOT_NAMES = {"easy": "Easy", "heuristic": "Normal", "normal": "Normal", "strong": "Strong", "random": "Random"}
 
 
 @dataclass(frozen=True)
@@ -65,7 +71,8 @@ def parse_setup(form: Mapping[str, str]) -> PracticeSetup:
     for seat in range(1, players if mode != "solo" else 1):
         kind = form.get(f"bot_{seat}", "heuristic")
         if kind not in BOTS:
-            errors[f"bot_{seat}"] = f"Choose one of: {', '.join(BOTS)}."
+            errors[f"bot_{seat}"] = f"Choose one of: {', '.join(BOT_NAMES[k].lower() for k in BOT_LABELS)}."
+        kind = "heuristic" if kind == "normal" else kind
         bots.append(kind)
     name = " ".join(form.get("name", "").split()) or "Player"
     if len(name) > 40:
@@ -82,7 +89,8 @@ def _new_game(setup: PracticeSetup, seed: int | None) -> tuple[Game, list[str]]:
         names: tuple[str, ...] = (setup.name, "Q")
         kinds = [HUMAN, "q"]
     else:
-        names = (setup.name, *(f"{kind.capitalize()} bot {i + 1}" for i, kind in enumerate(setup.bots)))
+        names = (setup.name, *(f"{BOT_NAMES.get(kind, kind.capitalize())} bot {i + 1}"
+                               for i, kind in enumerate(setup.bots)))
         kinds = [HUMAN, *setup.bots]
     try:
         game = Game(mode=setup.mode, players=setup.players, seed=seed, edition=Edition.parse(setup.edition), names=names)

@@ -68,11 +68,11 @@ def test_same_seed_same_game(mode: str, players: int) -> None:
 
 
 def test_make_bot() -> None:
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "easy", "normal", "strong"}
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     assert isinstance(make_bot("Random"), RandomBot)
     assert all(isinstance(make_bot(name), Bot) for name in BOTS)
-    with pytest.raises(UnknownBotError, match="unknown bot 'clever'.*random, heuristic"):
+    with pytest.raises(UnknownBotError, match="unknown bot 'clever'.*random, easy, normal, heuristic, strong"):
         make_bot("clever")
     assert issubclass(UnknownBotError, ArboretumError) and issubclass(UnknownBotError, ValueError)
 

@@ -120,7 +120,7 @@ def test_rotating_seats() -> None:
         (["--mode", "standard", "--players", "5"], "--players 5: a standard game is for 2, 3 or 4 players"),
         (["--mode", "draft", "--players", "1"], "--players 1: a draft game is for 2, 3 or 4 players"),
         (["--mode", "solo", "--players", "2"], "--players 2: the solo game is for 1 player"),
-        (["--bots", "heuristic,clever"], "unknown bot 'clever': expected one of random, heuristic"),
+        (["--bots", "heuristic,clever"], "unknown bot 'clever': expected one of random, easy, normal, heuristic, strong"),
         (["--bots", ""], "--bots: name at least one bot"),
         (["--games", "0"], "--games 0: play at least 1 game"),
         (["--mode", "solo", "--bots", "heuristic,random"], "the solo game has one player seat"),
