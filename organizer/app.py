@@ -16,6 +16,7 @@ from flask import Flask
 from . import (
     PROJECT_ROOT,
     accounts,
+    audit,
     auth,
     cli,
     db,
@@ -45,7 +46,8 @@ BLUEPRINTS = (
     events.bp,
     players.bp,
     rounds.bp,
-    tables.bp,  # a table's result entry, confirmations, the audit log
+    tables.bp,  # a table's result entry, confirmations
+    audit.bp,  # the event's audit log, a page at a time
     standings.bp,
     prints.bp,  # PDF downloads
     projector.bp,

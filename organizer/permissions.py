@@ -75,7 +75,7 @@ RULES: dict[str, Need] = {
     "players.index": Need.EVENT_STAFF, "players.row": Need.EVENT_STAFF, "players.check_in": Need.EVENT_STAFF,
     "rounds.index": Need.EVENT_STAFF, "rounds.show": Need.EVENT_STAFF, "rounds.clock": Need.EVENT_STAFF,
     "tables.show": Need.EVENT_STAFF, "tables.enter": Need.EVENT_STAFF, "tables.confirm": Need.EVENT_STAFF,
-    "tables.dispute": Need.EVENT_STAFF, "tables.case_download": Need.EVENT_STAFF, "tables.audit": Need.EVENT_STAFF,
+    "tables.dispute": Need.EVENT_STAFF, "tables.case_download": Need.EVENT_STAFF, "audit.index": Need.EVENT_STAFF,
     "standings.index": Need.EVENT_STAFF, "prints.standings_download": Need.EVENT_STAFF,
     "prints.score_sheet_pdf": Need.EVENT_STAFF,
     "projector.show": Need.EVENT_STAFF, "live.overview": Need.EVENT_STAFF, "replay.table": Need.EVENT_STAFF,

@@ -1,5 +1,5 @@
 """A table's page: seats, species, result entry (totals / scorepad / score case), confirmations,
-disputes; and the event's audit log."""
+disputes (the event's audit log is organizer/audit.py)."""
 
 from __future__ import annotations
 
@@ -140,13 +140,6 @@ def species(event_id: int, number: int, table: int) -> Any:
         return _page(event, rnd, fresh, 422, errors=bad.errors, chosen_species=request.form.getlist("species"))
     _, _, fresh = _load(event_id, number, table)
     return _page(event, rnd, fresh)
-
-
-@bp.get("/audit")
-def audit(event_id: int) -> Any:
-    event = load_event(event_id)
-    return render_page("tables/audit.html", "audit_log.html", event=event,
-                       log=service.audit_log(get_session(), event_id))
 
 
 @bp.get("/rounds/<int:number>/tables/<int:table>/case.json")

@@ -1,0 +1,101 @@
+"""The audit page: newest first, a page at a time, filtered by round, table and actor, and never
+cut without saying how many entries there are."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from flask.testing import FlaskClient
+from sqlmodel import Session
+
+from organizer.models import AuditEntry, Event, GameTable, Round, RoundStatus
+from tests.organizer.conftest import HX
+
+
+def _add_log(session: Session, event: Event) -> dict[int, int]:
+    """Round 1 and 2 with tables 1-3 each; 73 entries besides the event's creation: 3 round entries and 20 result entries on
+    each table of round 1, 2 per table of round 2, and 4 player entries. Returns the
+    round 1's table number -> id."""
+    assert event.id is not None
+    tables: dict[tuple[int, int], int] = {}
+    for number in (1, 2):
+        rnd = Round(event_id=event.id, number=number, status=RoundStatus.PUBLISHED)
+        session.add(rnd)
+        session.flush()
+        assert rnd.id is not None
+        for table_number in (1, 2, 3):
+            table = GameTable(round_id=rnd.id, number=table_number, species=[])
+            session.add(table)
+            session.flush()
+            assert table.id is not None
+            tables[(number, table_number)] = table.id
+    at = datetime(2026, 4, 18, 10, tzinfo=UTC)
+    entries = [AuditEntry(event_id=event.id, actor="Tess", action="round.published", at=at, new={"round": 1}),
+               AuditEntry(event_id=event.id, actor="Tess", action="round.published", at=at, new={"round": 2}),
+               AuditEntry(event_id=event.id, actor="Tess", action="round.proposed", at=at, new={"round": 1, "seed": 3})]
+    for (number, table_number), table_id in tables.items():
+        for version in range(1, (20 if number == 1 else 2) + 1):
+            entries.append(AuditEntry(event_id=event.id, table_id=table_id, actor="Judge Ann" if version % 2 else "Tess",
+                                      action="result.corrected", at=at, new={"version": version, "r": number, "t": table_number}))
+    entries += [AuditEntry(event_id=event.id, actor="Tess", action="player.checked_in", at=at, new={"name": f"P{i}"})
+                for i in range(4)]
+    session.add_all(entries)
+    session.commit()
+    return {t: i for (r, t), i in tables.items() if r == 1}
+
+
+def _rows(html: str) -> list[str]:
+    """Each shown entry's "What" and "After" cells, as text."""
+    return [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in re.findall(r"<tr><td>(.*?)</tr>", html, re.S)]
+
+
+def test_the_log_is_paged_newest_first_and_says_how_many_entries_there_are(signed_in: FlaskClient, session: Session,
+                                                                             event: Event) -> None:
+    _add_log(session, event)
+    first = signed_in.get(f"/events/{event.id}/audit").text
+    assert "Entries 1–50 of 74" in first
+    rows = _rows(first)
+    assert len(rows) == 50
+    assert "player.checked_in" in rows[0] and "P3" in rows[0]  # the newest entry first
+    last = signed_in.get(f"/events/{event.id}/audit?page=2").text
+    assert "Entries 51–74 of 74" in last
+    assert "event.created" in _rows(last)[-1]  # the oldest, written when the event was made
+    # every entry appears on exactly one page
+    assert len(rows) + len(_rows(last)) == 74
+    # past the end is the last page, nonsense is the first
+    assert "Entries 51–74 of 74" in signed_in.get(f"/events/{event.id}/audit?page=99").text
+    assert "Entries 1–50 of 74" in signed_in.get(f"/events/{event.id}/audit?page=x").text
+
+
+def test_filters_by_round_table_and_actor(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    _add_log(session, event)
+    base = f"/events/{event.id}/audit"
+    # round 2: its one round entry and its tables' 6 result entries; not round 1's nor the players'
+    round_two = signed_in.get(base + "?round=2").text
+    assert "Entries 1–7 of 7" in round_two
+    assert all('"r": 2' in row.replace("&#34;", '"') or "round.published" in row for row in _rows(round_two))
+    # round 1: two round entries and 3 x 20 result entries
+    assert "Entries 1–50 of 62" in signed_in.get(base + "?round=1").text
+    # table 2 of round 1 only
+    table = signed_in.get(base + "?round=1&table=2").text
+    assert "Entries 1–20 of 20" in table
+    assert all('"t": 2' in row.replace("&#34;", '"') for row in _rows(table))
+    # table 2 of every round
+    assert "Entries 1–22 of 22" in signed_in.get(base + "?table=2").text
+    judge = signed_in.get(base + "?actor=Judge+Ann&round=1").text
+    assert "Entries 1–30 of 30" in judge
+    assert all("Judge Ann" in row for row in _rows(judge))
+    assert "No entries." in signed_in.get(base + "?actor=Nobody").text
+
+
+def test_page_links_keep_the_filters_and_htmx_gets_the_fragment(signed_in: FlaskClient, session: Session,
+                                                               event: Event) -> None:
+    _add_log(session, event)
+    page = signed_in.get(f"/events/{event.id}/audit?round=1").text
+    assert f'href="/events/{event.id}/audit?round=1&amp;page=2"' in page
+    fragment = signed_in.get(f"/events/{event.id}/audit?round=1&page=2", headers=HX).text
+    assert fragment.lstrip().startswith('<div id="audit-log">')
+    assert "Entries 51–62 of 62" in fragment
+    assert "<html" not in fragment
+
