@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
@@ -28,25 +29,84 @@ ENGINE_COMMANDS: dict[str, Command] = {
 }
 
 
-def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO) -> int:
-    """Score each case file, one JSON line each; returns the exit status (1 if any case failed)."""
+#: from this many case files on, ``arboretum score`` shares them out among processes, one a core
+PARALLEL_FROM = 400
+
+
+def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO, workers: int = 1) -> int:
+    """Score each case file, one JSON line each, in the order given; returns the exit status (1 if
+    any case failed). With ``workers`` > 1 the files are shared out among that many processes."""
+    if workers > 1 and len(paths) >= 2 * workers and "-" not in paths and hasattr(os, "fork"):
+        return _score_in_processes(paths, out, stdin, workers)
     status = 0
     for path in paths:
-        try:
-            if path == "-":
-                text = stdin.read()
-            else:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
-            line = score_text(text)
-        except ArboretumError as exc:
-            line, status = error_line(f"{path}: {exc}"), 1
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            line, status = error_line(f"{path}: cannot read the file: {reason}"), 1
+        line, failed = _score_file(path, stdin)
+        status |= failed
         out.write(line + "\n")
         out.flush()
     return status
+
+
+def _score_file(path: str, stdin: TextIO) -> tuple[str, bool]:
+    """The result line of one case file, or its error line; and whether it failed."""
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        return score_text(text), False
+    except ArboretumError as exc:
+        return error_line(f"{path}: {exc}"), True
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return error_line(f"{path}: cannot read the file: {reason}"), True
+
+
+def _score_in_processes(paths: Sequence[str], out: TextIO, stdin: TextIO, workers: int) -> int:
+    """Score the files in ``workers`` processes: this one takes the first share and prints it as
+    it goes; each forked child scores its share and hands the lines back through a pipe when done,
+    and they are printed in order after. Same lines, same order, same status as one process."""
+    size = -(-len(paths) // workers)
+    shares = [paths[k : k + size] for k in range(0, len(paths), size)]
+    out.flush()  # a child must not inherit unwritten output
+    children = []
+    for share in shares[1:]:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: it never returns into the caller's code
+            code = 2
+            try:
+                os.close(read_end)
+                results = [_score_file(path, stdin) for path in share]
+                text = "".join([line + "\n" for line, _ in results])
+                with os.fdopen(write_end, "wb") as pipe:
+                    pipe.write(text.encode("utf-8", "surrogatepass"))
+                code = 1 if any(failed for _, failed in results) else 0
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        children.append((pid, read_end, share))
+    status = score_files(shares[0], out, stdin)
+    for pid, read_end, share in children:
+        with os.fdopen(read_end, "rb") as pipe:
+            text = pipe.read().decode("utf-8", "surrogatepass")
+        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        if code in (0, 1):
+            out.write(text)
+            out.flush()
+            status |= code
+        else:  # the child broke off (killed, or an error a case should never cause): score here
+            status |= score_files(share, out, stdin)
+    return status
+
+
+def worker_count(files: int) -> int:
+    """How many processes ``arboretum score`` uses for ``files`` case files: one a core for many."""
+    if files < PARALLEL_FROM:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cores, 8))
 
 
 def score_text(text: str) -> str:
@@ -72,7 +132,7 @@ def error_line(message: str) -> str:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    return score_files(args.cases, sys.stdout, sys.stdin)
+    return score_files(args.cases, sys.stdout, sys.stdin, worker_count(len(args.cases)))
 
 
 def add_score_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

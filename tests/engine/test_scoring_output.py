@@ -58,3 +58,16 @@ def test_score_output_is_unchanged() -> None:
 
 if __name__ == "__main__":
     DIGESTS.write_text("\n".join(output_digests()) + "\n")
+
+
+def test_many_files_shared_among_processes_print_the_same_lines_in_order(tmp_path: Path) -> None:
+    paths = [str(p) for p in write_cases(tmp_path, 30, 12, varied=True)]
+    (tmp_path / "bad.json").write_text("{")
+    paths[7:7] = [str(tmp_path / "bad.json"), str(tmp_path / "missing.json")]
+    outputs = []
+    for workers in (1, 3):
+        out = io.StringIO()
+        status = score_files(paths, out, io.StringIO(), workers)
+        outputs.append((status, out.getvalue()))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][0] == 1 and len(outputs[0][1].splitlines()) == 32
