@@ -26,6 +26,7 @@ from . import (
     live,
     live_fastpoll,
     live_pages,
+    offline,
     players,
     practice,
     prints,
@@ -57,6 +58,7 @@ BLUEPRINTS = (
     live.bp,  # seats' private pages and the TO's live overview
     practice.bp,  # solo and practice games, no sign-in
     replay.bp,
+    offline.bp,  # the service worker and the web app manifest, served from the root
 )
 
 
