@@ -23,12 +23,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import insert  # noqa: E402
-from sqlmodel import Session  # noqa: E402
+from sqlalchemy import insert
+from sqlmodel import Session
 
-from organizer.db import make_engine, upgrade_database  # noqa: E402
-from organizer.models import ClubPlayer, Event, GameTable, Player, Result, Round, Season, SeasonEvent  # noqa: E402
-from organizer.services import leagues, ratings  # noqa: E402
+from organizer.db import make_engine, upgrade_database
+from organizer.models import ClubPlayer, Event, GameTable, Player, Result, Round, Season, SeasonEvent
+from organizer.services import leagues, ratings
 
 
 def best_of(repeat: int, run: Callable[[], Any]) -> float:

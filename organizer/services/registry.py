@@ -227,3 +227,42 @@ def duplicate_names(session: Session) -> list[list[ClubPlayer]]:
                         .group_by(col(ClubPlayer.name_key)).having(func.count() > 1)).all()
     return [list(session.exec(_active(session).where(ClubPlayer.name_key == k).order_by(col(ClubPlayer.id))).all())
             for k in keys]
+
+
+@dataclass(frozen=True)
+class ProfileEvent:
+    event: Event
+    player: Player
+    points: float | None  # tournament points (None: no result counted yet)
+    game_points: int
+
+
+@dataclass(frozen=True)
+class Profile:
+    entry: ClubPlayer
+    events: list[ProfileEvent]
+    history: list[Any]  # ratings.HistoryPoint, oldest first
+    chart: str  # SVG
+
+
+def profile(session: Session, club_player_id: int) -> Profile | None:
+    """A club player's page: their events with results, their rating after each event."""
+    from . import leagues, ratings
+
+    entry = session.get(ClubPlayer, club_player_id)
+    if entry is None:
+        return None
+    while entry.merged_into_id is not None:  # an old link still finds the person
+        survivor = session.get(ClubPlayer, entry.merged_into_id)
+        if survivor is None:
+            break
+        entry = survivor
+    rows = session.exec(select(Player, Event).join(Event, col(Event.id) == Player.event_id)
+                        .where(Player.club_player_id == entry.id)
+                        .order_by(col(Event.date).desc(), col(Event.id).desc())).all()
+    scores = {s.event_id: s for s in leagues.event_scores(session, [e.id for _, e in rows if e.id is not None])
+              .get(entry.id or 0, [])}
+    events = [ProfileEvent(event, player, float(scores[event.id].points) if event.id in scores else None,
+                           scores[event.id].game_points if event.id in scores else 0) for player, event in rows]
+    history = ratings.history(session, entry.id or 0)
+    return Profile(entry, events, history, ratings.chart_svg(history))

@@ -145,3 +145,31 @@ def test_migration_links_existing_players_without_losing_any(tmp_path: Path, sql
         assert links[2] != links[6]  # two Sam Parks with different e-mails
         assert len(set(links)) == 4
     engine.dispose()
+
+
+def test_club_pages_review_merge_ratings_and_seasons(signed_in, session: Session) -> None:  # type: ignore[no-untyped-def]
+    from .test_ratings import play_event
+
+    play_event(session, "Jan", date(2026, 1, 10), [[[("Ann Lee", 50, 5), ("Bo Ek", 40, 4)]]])
+    feb = create_event(session, name="Feb", date=date(2026, 2, 10))
+    player_service.add_player(session, feb, "Ann Lee", "", "ann@x.org", "t")  # e-mail on one side only
+    page = signed_in.get("/club/review")
+    assert page.status_code == 200 and "e-mail missing on one side" in page.text
+    [item] = registry.pending_reviews(session)
+    signed_in.post(f"/club/review/{item.review.id}", data={"choice": str(item.candidates[0].id)})
+    assert registry.pending_reviews(session) == []
+    assert signed_in.post("/club/ratings/recompute").status_code == 302
+    ratings_page = signed_in.get("/club/ratings")
+    assert "Ann Lee" in ratings_page.text and "Bo Ek" in ratings_page.text
+    ann = session.exec(select(ClubPlayer).where(ClubPlayer.name == "Ann Lee")).one()
+    profile = signed_in.get(f"/club/players/{ann.id}")
+    assert profile.status_code == 200 and "<svg" in profile.text and "Feb" in profile.text
+    assert "Ann Lee" in signed_in.get("/club/players?q=ann").text
+    created = signed_in.post("/seasons", data={"name": "2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31",
+                                               "rule": "sum"})
+    assert created.status_code == 302
+    league = signed_in.get(created.headers["Location"])
+    assert league.status_code == 200 and league.text.index("Ann Lee") < league.text.index("Bo Ek")
+    assert "Ann Lee" in signed_in.get(created.headers["Location"] + "/projector").text
+    refused = signed_in.post("/seasons", data={"name": "x", "starts_on": "2026-02-01", "ends_on": "2026-01-01"})
+    assert refused.status_code == 422 and "ends on or after" in refused.text

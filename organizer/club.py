@@ -1,0 +1,81 @@
+"""The club's registry pages: players across events, doubtful matches, merges, ratings,
+a player's profile (issue 16)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from .db import get_session
+from .services import ratings, registry
+from .services.errors import InputError
+
+bp = Blueprint("club", __name__, url_prefix="/club")
+
+
+def _number(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() and len(raw) < 10 else None
+
+
+@bp.get("/players")
+def players() -> Any:
+    db = get_session()
+    search = request.args.get("q", "")
+    return render_template("club/players.html", rows=registry.registry_rows(db, search), search=search,
+                           duplicates=registry.duplicate_names(db), waiting=len(registry.pending_reviews(db)))
+
+
+@bp.post("/players/merge")
+def merge() -> Any:
+    keep, gone = _number(request.form.get("keep")), _number(request.form.get("gone"))
+    try:
+        entry = registry.merge(get_session(), keep or 0, gone or 0)
+        flash(f"Merged into {entry.name}. Recompute the ratings to follow.", "ok")
+    except InputError as error:
+        flash(" ".join(error.errors.values()), "error")
+    return redirect(url_for("club.players"))
+
+
+@bp.get("/review")
+def review() -> Any:
+    return render_template("club/review.html", items=registry.pending_reviews(get_session()))
+
+
+@bp.post("/review/<int:review_id>")
+def resolve(review_id: int) -> Any:
+    choice = request.form.get("choice", "")
+    try:
+        registry.resolve_review(get_session(), review_id, None if choice == "new" else _number(choice) or 0)
+    except InputError as error:
+        flash(" ".join(error.errors.values()), "error")
+    return redirect(url_for("club.review"))
+
+
+@bp.post("/review/match")
+def match_unlinked() -> Any:
+    waiting = registry.link_unmatched(get_session())
+    flash(f"Players matched; {waiting} wait for review.", "ok")
+    return redirect(url_for("club.review"))
+
+
+@bp.get("/players/<int:club_player_id>")
+def profile(club_player_id: int) -> Any:
+    found = registry.profile(get_session(), club_player_id)
+    if found is None:
+        abort(404)
+    # the chart is built from numbers and escaped names only (ratings.chart_svg)
+    return render_template("club/profile.html", profile=found, chart=Markup(found.chart))
+
+
+@bp.get("/ratings")
+def ratings_page() -> Any:
+    return render_template("club/ratings.html", rows=ratings.current_ratings(get_session()))
+
+
+@bp.post("/ratings/recompute")
+def recompute() -> Any:
+    done = ratings.recompute(get_session())
+    flash(f"Ratings recomputed from {done.tables} confirmed tables: {done.players} players.", "ok")
+    return redirect(url_for("club.ratings_page"))

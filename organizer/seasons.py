@@ -1,0 +1,70 @@
+"""Seasons and their league tables: list, create, the league page and its projector view
+(issue 16)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from .db import get_session
+from .services import leagues
+from .services.errors import InputError
+
+bp = Blueprint("seasons", __name__, url_prefix="/seasons")
+
+
+def _day(raw: str) -> date | None:
+    try:
+        return date.fromisoformat(raw.strip())
+    except ValueError:
+        return None
+
+
+def _whole(raw: str) -> int:
+    raw = raw.strip()
+    return int(raw) if raw.isdigit() and len(raw) < 6 else -1
+
+
+@bp.get("")
+def index() -> Any:
+    return render_template("seasons/index.html", seasons=leagues.list_seasons(get_session()), rules=leagues.RULES,
+                           errors={}, form={})
+
+
+@bp.post("")
+def create() -> Any:
+    form = request.form
+    starts, ends = _day(form.get("starts_on", "")), _day(form.get("ends_on", ""))
+    errors: dict[str, str] = {}
+    if starts is None:
+        errors["starts_on"] = "Enter the first day (YYYY-MM-DD)."
+    if ends is None:
+        errors["ends_on"] = "Enter the last day (YYYY-MM-DD)."
+    if not errors and starts is not None and ends is not None:
+        data = leagues.SeasonInput(form.get("name", ""), starts, ends, form.get("rule", "sum"),
+                                   _whole(form.get("best_of", "0") or "0"), _whole(form.get("min_events", "0") or "0"))
+        try:
+            season = leagues.save_season(get_session(), data)
+            return redirect(url_for("seasons.show", season_id=season.id))
+        except InputError as error:
+            errors = error.errors
+    return render_template("seasons/index.html", seasons=leagues.list_seasons(get_session()), rules=leagues.RULES,
+                           errors=errors, form=form), 422
+
+
+@bp.get("/<int:season_id>")
+def show(season_id: int) -> Any:
+    found = leagues.league(get_session(), season_id)
+    if found is None:
+        abort(404)
+    return render_template("seasons/show.html", league=found)
+
+
+@bp.get("/<int:season_id>/projector")
+def projector(season_id: int) -> Any:
+    found = leagues.league(get_session(), season_id)
+    if found is None:
+        abort(404)
+    return render_template("seasons/projector.html", league=found)
