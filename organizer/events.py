@@ -12,6 +12,7 @@ from .pages import go_to, render_page
 from .services import events as service
 from .services import results as result_service
 from .services.errors import InputError
+from .services.guard import StaleChange
 
 bp = Blueprint("events", __name__)
 
@@ -66,7 +67,13 @@ def edit(event_id: int) -> Any:
     if request.method == "POST":
         form = _submitted_form()
         try:
-            service.update_event(get_session(), event, service.parse_event_form(form), g.organizer.name)
+            service.update_event(get_session(), event, service.parse_event_form(form), g.organizer.name,
+                                 service.form_version(form))
+        except StaleChange as stale:
+            # nothing saved: the message beside the form, which shows the settings as they are now
+            get_session().rollback()
+            event = load_event(event_id)
+            form, errors = service.form_defaults(event), stale.errors
         except InputError as bad:
             get_session().rollback()
             errors = bad.errors

@@ -166,6 +166,9 @@ class Event(SQLModel, table=True):
     created_by_id: int | None = Field(default=None, foreign_key="organizer.id")
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+    #: bumped by every save of the settings; the form sends the version it was opened at, and a
+    #: form opened before another save is refused as stale (issue 10)
+    version: int = Field(default=1)
 
     @property
     def rounds(self) -> int:

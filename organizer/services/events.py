@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from ..models import EDITIONS, ENTRY_MODES, ROUND_FORMATS, TABLE_SIZES, AuditEntry, Event, Round, utcnow
-from . import standings, text
+from . import guard, standings, text
 from .errors import InputError
 
 MAX_ROUNDS = 20
@@ -61,6 +61,8 @@ def form_defaults(event: Event | None = None) -> dict[str, Any]:
         "entry_modes": list(data.entry_modes),
         "pick_timer_seconds": "" if data.pick_timer_seconds is None else str(data.pick_timer_seconds),
     }
+    if event is not None:
+        form["version"] = str(event.version)
     for number, fmt in enumerate(data.round_formats, start=1):
         form[f"format_{number}"] = fmt
     for place, key in enumerate(data.tiebreak_order, start=1):
@@ -189,9 +191,26 @@ def rounds_started(session: Session, event_id: int) -> list[Round]:
     return list(session.exec(select(Round).where(Round.event_id == event_id).order_by(col(Round.number))).all())
 
 
-def update_event(session: Session, event: Event, data: EventInput, actor: str) -> Event:
-    """Apply an edit; refuses what would contradict rounds already made."""
+def form_version(form: Mapping[str, Any]) -> int:
+    """The version of the event the form was opened at (its hidden field; -1 when missing)."""
+    try:
+        return int(str(form.get("version", "")))
+    except ValueError:
+        return -1
+
+
+def update_event(session: Session, event: Event, data: EventInput, actor: str, seen_version: int) -> Event:
+    """Apply an edit made on the form of version ``seen_version``; refuses what would contradict
+    rounds already made. Under the event's lock (which proposing a round takes too): a form
+    opened before another save is :class:`.guard.StaleChange`, nothing saved."""
     assert event.id is not None
+    locked = guard.lock(session, Event, event.id)
+    if locked is None:
+        raise InputError({"": "This event no longer exists."})
+    event = locked
+    assert event.id is not None
+    guard.check_version(event.version, seen_version, "The event",
+                        "The form now shows its settings as they are; make your change again.")
     started = rounds_started(session, event.id)
     errors: dict[str, str] = {}
     if started:
@@ -209,6 +228,7 @@ def update_event(session: Session, event: Event, data: EventInput, actor: str) -
     for key, value in asdict(data).items():
         setattr(event, key, value)
     event.updated_at = utcnow()
+    event.version = seen_version + 1
     new = _snapshot(event)
     if new != old:
         session.add(AuditEntry(event_id=event.id, actor=actor, action="event.updated",

@@ -80,8 +80,9 @@ def test_round_format_fragment_follows_the_round_count(signed_in: FlaskClient) -
 def test_edit_event(signed_in: FlaskClient, session: Session, event: Event) -> None:
     page = signed_in.get(f"/events/{event.id}/edit").text
     assert 'value="Spring Open"' in page
-    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(name="Spring Open II", rounds="4", format_4="draft",
-                                                                         tiebreak_1="species_count", tiebreak_3="game_points"))
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(
+        version="1", name="Spring Open II", rounds="4", format_4="draft", tiebreak_1="species_count",
+        tiebreak_3="game_points"))
     assert response.status_code == 302
     session.refresh(event)
     assert event.name == "Spring Open II" and event.round_formats[-1] == "draft"
@@ -91,7 +92,7 @@ def test_edit_event(signed_in: FlaskClient, session: Session, event: Event) -> N
 
 
 def test_bad_edit_changes_nothing(signed_in: FlaskClient, session: Session, event: Event) -> None:
-    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(name="New name", edition="1999"))
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(version="1", name="New name", edition="1999"))
     assert response.status_code == 422
     assert "2018 or the 2010" in response.text
     session.refresh(event)
@@ -103,14 +104,29 @@ def test_edit_cannot_contradict_rounds_already_made(signed_in: FlaskClient, sess
     session.add(Round(event_id=event.id, number=1, format="standard", status="published"))
     session.add(Round(event_id=event.id, number=2, format="standard", status="proposed"))
     session.commit()
-    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(rounds="1", edition="2010"))
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(version="1", rounds="1", edition="2010"))
     assert response.status_code == 422
     assert "2 rounds already exist" in response.text
     assert "edition can no longer change" in response.text
-    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(format_1="draft"))
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(version="1", format_1="draft"))
     assert "Round 1 already exists as a standard round" in response.text
     session.refresh(event)
     assert event.round_formats == ["standard"] * 3 and event.edition == "2018"
+
+
+def test_stale_edit_is_refused_and_shows_the_settings_now(signed_in: FlaskClient, session: Session,
+                                                          event: Event) -> None:
+    """Two organizers opened the form at version 1; the second save would revert the first."""
+    assert 'name="version" value="1"' in signed_in.get(f"/events/{event.id}/edit").text
+    assert signed_in.post(f"/events/{event.id}/edit", data=event_form(version="1", name="Spring Open II")).status_code == 302
+    response = signed_in.post(f"/events/{event.id}/edit", data=event_form(version="1", name="Spring Open",
+                                                                          pick_timer_seconds="45"))
+    assert response.status_code == 422
+    assert "changed since you opened it; nothing was saved" in response.text
+    assert 'value="Spring Open II"' in response.text and 'name="version" value="2"' in response.text
+    session.refresh(event)
+    assert (event.name, event.pick_timer_seconds, event.version) == ("Spring Open II", None, 2)
+    assert signed_in.post(f"/events/{event.id}/edit", data=event_form(name="No version")).status_code == 422
 
 
 def test_unknown_event_is_404(signed_in: FlaskClient) -> None:

@@ -50,7 +50,6 @@ def _refused_as_stale(reply: Reply) -> bool:
     return 400 <= reply.status < 500 and STALE in reply.text.replace("’", "'").lower()
 
 
-@pytest.mark.xfail(reason="issue 10, race 3: a stale event form reverts the other organizer's change")
 def test_stale_event_form_is_refused(race_server: RaceServer, devices: tuple[Client, Client]) -> None:
     first, second = devices
     first_form, second_form = fetch_form(first, EDIT, "/edit"), fetch_form(second, EDIT, "/edit")
@@ -62,7 +61,6 @@ def test_stale_event_form_is_refused(race_server: RaceServer, devices: tuple[Cli
         assert _settings(_event(session)) == _submitted(first_form, first_change)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 10, race 3: of two event forms saved at once, both are stored")
 def test_two_event_forms_saved_at_once(race_server: RaceServer, devices: tuple[Client, Client]) -> None:
     first, second = devices
 
