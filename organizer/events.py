@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, g, request, url_for
 
 from .db import get_session
-from .models import Event
+from .models import Event, Role
 from .pages import go_to, render_page
 from .services import events as service
 from .services import results as result_service
@@ -40,7 +40,9 @@ def _form_context(form: dict[str, Any], errors: dict[str, str]) -> dict[str, Any
 
 @bp.get("/")
 def index() -> Any:
-    return render_page("events/index.html", "event_list.html", events=service.list_events(get_session()))
+    account = g.organizer
+    judge_id = account.id if account.role == Role.JUDGE else None
+    return render_page("events/index.html", "event_list.html", events=service.list_events(get_session(), judge_id))
 
 
 @bp.route("/events/new", methods=["GET", "POST"])

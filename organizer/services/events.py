@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from ..models import EDITIONS, ENTRY_MODES, ROUND_FORMATS, TABLE_SIZES, AuditEntry, Event, Round, utcnow
+from ..models import EDITIONS, ENTRY_MODES, ROUND_FORMATS, TABLE_SIZES, AuditEntry, Event, EventJudge, Round, utcnow
 from . import guard, standings, text
 from .errors import InputError
 
@@ -240,8 +240,13 @@ def update_event(session: Session, event: Event, data: EventInput, actor: str, s
     return event
 
 
-def list_events(session: Session) -> Sequence[Event]:
-    return session.exec(select(Event).order_by(col(Event.date).desc(), col(Event.id).desc())).all()
+def list_events(session: Session, judge_id: int | None = None) -> Sequence[Event]:
+    """Every event, newest first; for a judge (``judge_id``) only the events they are assigned to."""
+    query = select(Event).order_by(col(Event.date).desc(), col(Event.id).desc())
+    if judge_id is not None:
+        query = query.join(EventJudge, col(EventJudge.event_id) == col(Event.id)).where(
+            EventJudge.organizer_id == judge_id)
+    return session.exec(query).all()
 
 
 def event_counts(session: Session, event_id: int) -> dict[str, int]:
