@@ -181,8 +181,11 @@
     if (response.status === 409 || response.status === 422) {
       return response.text().then(function (html) {
         var page = new DOMParser().parseFromString(html, "text/html");
-        if (response.status === 409) {
-          var form = page.querySelector("form[data-offline-queue]");
+        var form = page.querySelector("form[data-offline-queue]");
+        // 409 is save_result's ResultConflict; a refusal (422) that shows another version than
+        // the entry's is the same case said otherwise (a stale version), and is settled the same way.
+        var current = form ? parseInt(form.getAttribute("data-current-version"), 10) : NaN;
+        if (response.status === 409 || (current > 0 && current !== entry.version)) {
           var rows = [];
           page.querySelectorAll("#stored-result tbody tr").forEach(function (row) {
             rows.push(Array.prototype.map.call(row.querySelectorAll("td"), function (cell) {
@@ -191,7 +194,7 @@
           });
           entry.status = "conflict";
           entry.conflict = {
-            version: form ? parseInt(form.getAttribute("data-current-version"), 10) : entry.version + 1,
+            version: form ? current : entry.version + 1,
             by: form ? form.getAttribute("data-current-by") : "", figures: rows
           };
         } else {

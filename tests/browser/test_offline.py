@@ -60,7 +60,7 @@ def stored(database: Path) -> tuple[dict[int, tuple[int, list[Any]]], list[tuple
 def no_errors_but_offline(page: Page) -> None:
     """As no_js_errors, where a request failing offline and the server's 409 to a stale entry
     are the design at work."""
-    expected = ("Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
+    expected = ("Failed to load resource: net::ERR_INTERNET_DISCONNECTED", "htmx:sendError",
                 "Failed to load resource: the server responded with a status of 409")
     page.js_errors[:] = [e for e in page.js_errors if not e.startswith(expected)]  # type: ignore[attr-defined]
     no_js_errors(page)
@@ -134,14 +134,16 @@ def test_results_entered_offline_are_sent_once_when_the_connection_returns(
     no_errors_but_offline(tablet)
 
 
-def test_a_table_corrected_meanwhile_is_a_conflict_the_judge_settles(
+def test_tables_corrected_meanwhile_are_conflicts_the_judge_settles(
         empty_server: ServerProcess, new_device: Any, tmp_path: Path) -> None:
     base = empty_server.url
     tablet = new_device(TABLET)
     event = first_run_and_event(tablet, base)
     import_and_check_in(tablet)
     seat_and_publish(tablet, base, event)
-    page_1 = f"/events/{event}/rounds/1/tables/1"
+    page_1, page_2 = (f"/events/{event}/rounds/1/tables/{n}" for n in (1, 2))
+    tablet.goto(base + page_2)
+    wait_until_kept(tablet, page_2)
     tablet.goto(base + page_1)
     wait_until_kept(tablet, page_1)
 
@@ -149,38 +151,56 @@ def test_a_table_corrected_meanwhile_is_a_conflict_the_judge_settles(
     fill_totals(tablet, [50, 40, 30, 20])
     tablet.get_by_role("button", name="Save result").click()
     expect(tablet.locator("#offline-count")).to_have_text("1 not sent yet")
+    tablet.goto(base + page_2)
+    fill_totals(tablet, [25, 24, 23, 22])
+    tablet.get_by_role("button", name="Save result").click()
+    expect(tablet.locator("#offline-count")).to_have_text("2 not sent yet")
 
-    # Meanwhile the head judge enters the table's result from the desk.
+    # Meanwhile the head judge enters both tables' results from the desk.
     desk = new_device(TABLET)
     sign_in(desk, base)
-    desk.goto(base + page_1)
-    fill_totals(desk, [10, 9, 8, 7])
-    desk.get_by_role("button", name="Save result").click()
-    expect(desk.locator("#stored-result")).to_be_visible()
+    for page in (page_1, page_2):
+        desk.goto(base + page)
+        fill_totals(desk, [10, 9, 8, 7])
+        desk.get_by_role("button", name="Save result").click()
+        expect(desk.locator("#stored-result")).to_be_visible()
 
     tablet.context.set_offline(False)
-    entry = tablet.locator("#offline-queue .offline-entry")
-    expect(entry).to_have_attribute("data-status", "conflict", timeout=30_000)
-    expect(entry).to_contain_text("Tess saved version 1")
-    expect(tablet.locator("#offline-count")).to_have_text("1 not sent yet")
+    entries = tablet.locator("#offline-queue .offline-entry")
+    first, second = entries.filter(has_text="table 1"), entries.filter(has_text="table 2")
+    for entry in (first, second):
+        expect(entry).to_have_attribute("data-status", "conflict", timeout=30_000)
+        expect(entry).to_contain_text("Tess saved version 1")
+    expect(tablet.locator("#offline-count")).to_have_text("2 not sent yet")
     shot(tablet, "32-offline-conflict")
     results, audit = stored(tmp_path / "organizer.sqlite3")
-    assert results[1][0] == 1 and [s["points"] for s in results[1][1]] == [10, 9, 8, 7]  # not overwritten
-    assert audit == [(1, "result.entered"), (1, "result.conflict_refused")]
+    for table in (1, 2):  # nothing overwritten
+        assert results[table][0] == 1 and [s["points"] for s in results[table][1]] == [10, 9, 8, 7]
+    assert sorted(audit) == [(1, "result.conflict_refused"), (1, "result.entered"),
+                             (2, "result.conflict_refused"), (2, "result.entered")]
 
-    # Signing out with an unsent entry asks first; the judge stays.
+    # Signing out with unsent entries asks first; the judge stays.
     questions: list[str] = []
     tablet.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
     tablet.get_by_role("button", name="Sign out").click()
-    expect(entry).to_be_visible()
-    assert questions and "1 result entered on this tablet is not sent yet and will be lost" in questions[0]
+    for _ in range(50):  # the question comes once the tablet has counted its entries
+        if questions:
+            break
+        tablet.wait_for_timeout(100)
+    tablet.wait_for_timeout(300)
+    expect(first).to_be_visible()
+    assert questions and "2 results entered on this tablet are not sent yet and will be lost" in questions[0]
 
-    # The judge keeps theirs: sent again over version 1, stored as version 2.
-    entry.get_by_role("button", name="Send mine over it").click()
+    # Table 2: the judge drops theirs. Table 1: theirs is sent over version 1 and stored as version 2.
+    tablet.once("dialog", lambda dialog: dialog.accept())
+    second.get_by_role("button", name="Drop mine, keep theirs").click()
+    expect(second).to_have_count(0)
+    first.get_by_role("button", name="Send mine over it").click()
     expect(tablet.locator("#offline-count")).to_be_hidden(timeout=30_000)
     results, audit = stored(tmp_path / "organizer.sqlite3")
     assert results[1][0] == 2 and [s["points"] for s in results[1][1]] == [50, 40, 30, 20]
-    assert audit[-1] == (1, "result.corrected")
+    assert results[2][0] == 1 and [s["points"] for s in results[2][1]] == [10, 9, 8, 7]
+    assert audit[-1] == (1, "result.corrected") and len(audit) == 5
 
     # Signing out (nothing unsent: no question) leaves no page of the event on the tablet.
     assert kept_pages(tablet)
