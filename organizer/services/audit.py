@@ -63,7 +63,7 @@ def _conditions(event_id: int, chosen: AuditFilter) -> list[ColumnElement[bool]]
     if chosen.round is not None and chosen.table is None:
         # a round's own entries (proposed, published, closed...) name the round in their values
         round_entry = and_(col(AuditEntry.table_id).is_(None),
-                           col(AuditEntry.new)["round"].as_integer() == chosen.round)  # type: ignore[index]
+                           col(AuditEntry.new)["round"].as_integer() == chosen.round)
         conditions.append(or_(of_tables, round_entry))
     else:
         conditions.append(of_tables)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
 from ..models import PLAYED_STATUSES, Event, GameTable, Player, Result, ResultStatus, Round
@@ -36,11 +37,12 @@ def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]
     from . import standings
 
     # columns, not model objects: 10,000 results load in a fraction of the time
-    rows = session.exec(
-        select(Result.seats, Result.status, GameTable.id, Round.number, Round.format)
+    # sqlalchemy's select: sqlmodel's types stop at four columns
+    rows = session.execute(
+        select_columns(col(Result.seats), col(Result.status), col(GameTable.id), col(Round.number), col(Round.format))
         .join(GameTable, col(GameTable.id) == Result.table_id)
         .join(Round, col(Round.id) == GameTable.round_id)
-        .where(Round.event_id == event.id, col(Round.status).in_(PLAYED_STATUSES))
+        .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES))
         .order_by(col(Round.number), col(GameTable.number))
     ).all()
     results = []

@@ -22,6 +22,7 @@ from datetime import date as Date
 from fractions import Fraction
 from typing import Any
 
+from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, func, select
 
 from ..models import PLAYED_STATUSES, ClubPlayer, Event, GameTable, Player, Result, ResultStatus, Round, Season, SeasonEvent
@@ -78,8 +79,8 @@ def save_season(session: Session, data: SeasonInput, season: Season | None = Non
     session.add(season)
     session.flush()
     if event_ids is None and new:
-        event_ids = list(session.exec(select(Event.id).where(Event.date >= data.starts_on,
-                                                             Event.date <= data.ends_on)).all())
+        event_ids = [e for e in session.exec(select(Event.id).where(Event.date >= data.starts_on,
+                                                                    Event.date <= data.ends_on)).all() if e is not None]
     if event_ids is not None:
         for link in session.exec(select(SeasonEvent).where(SeasonEvent.season_id == season.id)).all():
             session.delete(link)
@@ -168,9 +169,10 @@ _MAX_CACHED = 5000
 def _fingerprints(session: Session, events: dict[int, Event]) -> dict[int, tuple[Any, ...]]:
     """Per event, what changes whenever its league figures can: results entered, corrected,
     confirmed or disputed (each bumps a version or a count), rounds played, the point scheme."""
-    rows = session.exec(
-        select(Round.event_id, func.count(), func.sum(Result.version), func.max(Result.updated_at),
-               func.count().filter(Result.status == ResultStatus.DISPUTED))
+    # sqlalchemy's select: sqlmodel's types stop at four columns
+    rows = session.execute(
+        select_columns(col(Round.event_id), func.count(), func.sum(col(Result.version)), func.max(col(Result.updated_at)),
+                       func.count().filter(col(Result.status) == ResultStatus.DISPUTED))
         .join(GameTable, col(GameTable.id) == Result.table_id)
         .join(Round, col(Round.id) == GameTable.round_id)
         .where(col(Round.event_id).in_(list(events)), col(Round.status).in_(PLAYED_STATUSES))
@@ -182,12 +184,12 @@ def _fingerprints(session: Session, events: dict[int, Event]) -> dict[int, tuple
 def _tallies(session: Session, events: dict[int, Event], event_ids: list[int]) -> dict[int, dict[int, tuple[Fraction, int, int]]]:
     if not event_ids:
         return {}
-    rows = session.exec(
-        select(Result.seats, GameTable.id, Round.number, Round.format, Round.event_id)
+    rows = session.execute(
+        select_columns(col(Result.seats), col(GameTable.id), col(Round.number), col(Round.format), col(Round.event_id))
         .join(GameTable, col(GameTable.id) == Result.table_id)
         .join(Round, col(Round.id) == GameTable.round_id)
         .where(col(Round.event_id).in_(event_ids), col(Round.status).in_(PLAYED_STATUSES),
-               Result.status != ResultStatus.DISPUTED)).all()
+               col(Result.status) != ResultStatus.DISPUTED)).all()
     totals: dict[int, dict[int, tuple[Fraction, int, int]]] = {e: {} for e in event_ids}
     for seats, table_id, round_number, round_format, event_id in rows:
         event = events[event_id]
@@ -249,7 +251,8 @@ def league(session: Session, season_id: int) -> League | None:
         return None
     events = season_events(session, season_id)
     scores = event_scores(session, [e.id for e in events if e.id is not None])
-    names = dict(session.exec(select(ClubPlayer.id, ClubPlayer.name).where(col(ClubPlayer.id).in_(list(scores)))).all())
+    names = {entry_id: name for entry_id, name in session.exec(
+        select(ClubPlayer.id, ClubPlayer.name).where(col(ClubPlayer.id).in_(list(scores)))).all() if entry_id is not None}
     return League(season, events, rank_league(scores, names, season.rule, season.best_of, season.min_events))
 
 

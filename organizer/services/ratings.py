@@ -60,7 +60,8 @@ def rated_tables(session: Session) -> list[RatedTable]:
         ranks = places([figures for _, figures in scored], tiebreaks[(edition, round_format)])
         kept = [(cp, rank) for (cp, _), rank in zip(scored, ranks, strict=True) if cp is not None]
         if len(kept) >= 2 and len({cp for cp, _ in kept}) == len(kept):
-            tables.append(RatedTable(int(event_id), tuple(cp for cp, _ in kept), tuple(r for _, r in kept)))
+            assert event_id is not None  # a stored round belongs to an event
+            tables.append(RatedTable(event_id, tuple(cp for cp, _ in kept), tuple(r for _, r in kept)))
     return tables
 
 
@@ -135,9 +136,9 @@ def recompute(session: Session) -> Recomputed:
     """Replace every stored rating point by a replay of all confirmed results."""
     tables = rated_tables(session)
     points = compute(tables)
-    session.exec(delete(RatingPoint))  # type: ignore[call-overload]
+    session.execute(delete(RatingPoint))
     if points:
-        session.exec(insert(RatingPoint), params=[  # type: ignore[call-overload]
+        session.execute(insert(RatingPoint), params=[
             {"club_player_id": p.club_player_id, "event_id": p.event_id, "sequence": p.sequence, "mu": p.mu,
              "sigma": p.sigma, "tables": p.tables} for p in points])
     session.commit()
@@ -185,7 +186,7 @@ class HistoryPoint:
 
 
 def history(session: Session, club_player_id: int) -> list[HistoryPoint]:
-    rows = session.exec(select(RatingPoint, Event.name, Event.date).join(Event, col(Event.id) == RatingPoint.event_id)
+    rows = session.exec(select(RatingPoint, col(Event.name), col(Event.date)).join(Event, col(Event.id) == RatingPoint.event_id)
                         .where(RatingPoint.club_player_id == club_player_id)
                         .order_by(col(RatingPoint.sequence))).all()
     return [HistoryPoint(name, day, p.mu, p.sigma, p.tables) for p, name, day in rows]

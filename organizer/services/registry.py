@@ -66,13 +66,13 @@ def find_match(session: Session, name: str, email: str, event_id: int | None = N
     taken: set[int] = set()
     if mail:
         by_mail = session.exec(_active(session).where(ClubPlayer.email == mail).order_by(col(ClubPlayer.id))).all()
-        ids = [c.id for c in by_mail if c.id is not None]
-        taken = _in_event(session, event_id, ids) if event_id is not None else set()
-        free = [i for i in ids if i not in taken]
+        mail_ids = [c.id for c in by_mail if c.id is not None]
+        taken = _in_event(session, event_id, mail_ids) if event_id is not None else set()
+        free = [i for i in mail_ids if i not in taken]
         if len(free) == 1 and not taken:
             return Match(free[0])
-        if ids:
-            return Match(None, tuple(ids), "this e-mail is already in the registry for someone in this event"
+        if mail_ids:
+            return Match(None, tuple(mail_ids), "this e-mail is already in the registry for someone in this event"
                          if taken else "several registry entries share this e-mail")
     same_name = session.exec(_active(session).where(ClubPlayer.name_key == name_key(name))
                              .order_by(col(ClubPlayer.id))).all()
@@ -108,6 +108,7 @@ def link_new_players(session: Session, players: Sequence[Player]) -> int:
         session.flush()
         match = find_match(session, player.name, player.email, player.event_id)
         if match.doubtful:
+            assert player.id is not None  # flushed above
             session.add(RegistryReview(player_id=player.id, candidates=list(match.candidates), reason=match.reason))
             waiting += 1
             continue
