@@ -2,6 +2,7 @@
 heuristic bot's win rate against random bots over seeded games.
 
 Run: .venv/bin/python bench/bench_bots.py [--games 1000] [--seconds 3] [--jobs N] [--write]
+     .venv/bin/python bench/bench_bots.py --levels [--games 1000] [--strong-games 300] [--playouts 120]
 
 1. Speed: every seat played by the same bot (random, then heuristic), whole games dealt, played
    and scored, timed in process CPU time in this one process (one core).
@@ -12,7 +13,14 @@ Run: .venv/bin/python bench/bench_bots.py [--games 1000] [--seconds 3] [--jobs N
    These games are spread over ``--jobs`` processes; every game is seeded, so the figures are
    the same however many processes run them.
 
-``--write`` puts the figures into docs/benchmarks.md, section "Engine: games and bots"."""
+``--write`` puts the figures into docs/benchmarks.md, section "Engine: games and bots".
+
+3. ``--levels``: the levels against each other, seats rotated one seat per game: one strong bot
+   against normal bots (``--strong-games`` games, the strong bot at a fixed ``--playouts`` per
+   decision instead of its 1-second default, so the figures do not depend on the machine's
+   load), one normal bot against easy bots, in standard 2 and 4 players and the draft with 3;
+   then each level's solo win rate (Q placing by the rule), and the strong bot's time per
+   decision at its default budget."""
 
 from __future__ import annotations
 
@@ -96,6 +104,75 @@ def wilson(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
+LEVEL_ROWS = [("standard", 2, "2018"), ("standard", 4, "2018"), ("draft", 3, "2018")]
+
+
+def levels_table(args: argparse.Namespace, pool: ProcessPoolExecutor, emit: Any) -> None:
+    strong = f"strong:{args.playouts}"
+    emit(f"Levels, seats rotated one seat per game (seed {SEED}); the strong bot at {args.playouts} playouts a "
+         "decision; 95% Wilson intervals; a shared win counts for every winner:")
+    emit()
+    emit("| game | bot against | games | wins | 95% interval | seat share | mean score (bot / others) |")
+    emit("|---|---|---:|---:|---:|---:|---|")
+    for top, low, games in ((strong, "heuristic", args.strong_games), ("heuristic", "easy", args.games)):
+        for mode, players, edition in LEVEL_ROWS:
+            started = time.perf_counter()
+            merged = win_rate(mode, players, edition, [top] + [low] * (players - 1), games, pool, args.jobs)
+            a, b = merged[top], merged[low]
+            lo, hi = wilson(a["wins"], a["games"])
+            name = {strong: "strong", "heuristic": "normal"}[top]
+            other = {"heuristic": "normal", "easy": "easy"}[low]
+            emit(f"| {label(mode, players, edition)} | {name} vs {players - 1} {other} | {a['games']:.0f} | "
+                 f"{a['wins'] / a['games']:.1%} | {lo:.1%}–{hi:.1%} | {1 / players:.1%} | "
+                 f"{a['score_sum'] / a['games']:.1f} / {b['score_sum'] / b['games']:.1f} |")
+            print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
+    emit()
+    emit("| solo (Q places by the rule) | games | player wins | 95% interval | mean score |")
+    emit("|---|---:|---:|---:|---:|")
+    for bot, games in (("random", args.games), ("easy", args.games), ("heuristic", args.games),
+                       (strong, args.strong_games)):
+        row = win_rate("solo", 1, "2018", [bot], games, pool, args.jobs)[bot]
+        lo, hi = wilson(row["wins"], row["games"])
+        name = {"heuristic": "normal", strong: "strong"}.get(bot, bot)
+        emit(f"| {name} | {row['games']:.0f} | {row['wins'] / row['games']:.1%} | {lo:.1%}–{hi:.1%} | "
+             f"{row['score_sum'] / row['games']:.1f} |")
+    emit()
+    emit("Strong bot, default budget (400 playouts, capped at 1 s), seconds per decision on this machine:")
+    emit()
+    emit("| game | decisions | searched | mean | 95th percentile | max |")
+    emit("|---|---:|---:|---:|---:|---:|")
+    for mode, players, edition in [*LEVEL_ROWS, ("solo", 1, "2018")]:
+        times, searched = decision_times(mode, players, edition, games=2)
+        times.sort()
+        emit(f"| {label(mode, players, edition)} | {len(times)} | {searched} | {sum(times) / len(times):.3f} | "
+             f"{times[int(len(times) * 0.95)]:.3f} | {times[-1]:.3f} |")
+
+
+def decision_times(mode: str, players: int, edition: str, games: int) -> tuple[list[float], int]:
+    """Wall seconds of each strong-bot decision (default budget) in a few games against normal bots."""
+    from engine.bots import StrongBot
+    from engine.game import SIMULTANEOUS
+
+    times: list[float] = []
+    searched = 0
+    for index in range(games):
+        state = Game(mode, players, seed=index, edition=edition).new_initial_state()
+        seats = players + 1 if mode == "solo" else players
+        bots = [StrongBot()] + [make_bot("heuristic")] * (seats - 1)
+        rng = random.Random(index)
+        while not state.is_terminal():
+            player = state.current_player()
+            for seat in state.awaited_seats() if player == SIMULTANEOUS else [player]:
+                start = time.perf_counter()
+                action = bots[seat].choose(state, seat, rng)
+                if seat == 0:
+                    times.append(time.perf_counter() - start)
+                    reason = getattr(bots[0], "last_reason", None)
+                    searched += bool(reason is not None and getattr(reason, "playouts", 0))
+                state.apply_action(action, seat)
+    return times, searched
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="seeded games per strength row (default 1000)")
@@ -103,6 +180,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for the strength games")
     parser.add_argument("--skip-speed", action="store_true", help="only the strength table")
     parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
+    parser.add_argument("--levels", action="store_true", help="the levels' table instead (easy, normal, strong)")
+    parser.add_argument("--strong-games", type=int, default=300, help="games per strong-bot row (default 300)")
+    parser.add_argument("--playouts", type=int, default=120, help="the strong bot's playouts a decision (default 120)")
     args = parser.parse_args()
     out: list[str] = []
 
@@ -112,6 +192,10 @@ def main() -> None:
 
     emit(f"Python {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d')}.")
     emit()
+    if args.levels:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            levels_table(args, pool, emit)
+        return
     if not args.skip_speed:
         emit("Games per second on one core (every seat the same bot; dealt, played and scored):")
         emit()

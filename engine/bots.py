@@ -153,7 +153,13 @@ BOTS: dict[str, type[Bot]] = {
 
 
 def make_bot(name: str) -> Bot:
-    """A new bot by name; raises :class:`UnknownBotError` naming the choices."""
+    """A new bot by name; raises :class:`UnknownBotError` naming the choices. ``strong:N`` is the
+    strong bot with a fixed budget of N playouts a decision and no time cap (benchmarks)."""
+    if isinstance(name, str) and name.strip().lower().startswith("strong:"):
+        count = name.strip()[len("strong:"):]
+        if not count.isdigit():
+            raise UnknownBotError(f"unknown bot {name!r}: strong:N takes a whole number of playouts")
+        return StrongBot(iterations=int(count), seconds=None)
     if not isinstance(name, str) or name.strip().lower() not in BOTS:
         raise UnknownBotError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
     bot: Bot = BOTS[name.strip().lower()]()

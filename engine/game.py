@@ -162,6 +162,8 @@ class Game:
         return deck
 
     def new_initial_state(self) -> State:
+        if self.mode not in GAME_MODES:
+            from . import games  # noqa: F401  (defining the mode classes registers them)
         try:
             state_class = GAME_MODES[self.mode]
         except KeyError:

@@ -6,13 +6,16 @@ whole game is over: each lookup below returns None for a game that is not (the p
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session
 
-from engine import Game
+from engine import Game, State
+from engine.bots import StrongBot
+from engine.bots_search import Reason
 
 from ..models import Event, GameTable, Round
 from . import live_log, live_seats, live_tables
@@ -32,12 +35,41 @@ class ReplayPage:
     total: int
     #: every move of the game: (number from 1, "Name: action text" with "(bot)"/"(pick timer)")
     moves: list[tuple[int, str]]
+    #: why a bot made move ``step``, in one line ("" for a person's move)
+    why: str = ""
+
+
+#: the strong bot's budget when a replay asks it again why it moved (no time cap, so the same
+#: seed gives the same search as at the table unless the table's 1-second cap cut it short)
+EXPLAIN_PLAYOUTS = 400
+
+
+def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
+    """Why the bot at ``seat`` played ``logged`` in the position ``before``, in one line. The
+    strong bot is asked again with the seed the table gave it (``live_log.bot_entries``): the
+    expected result of its move against the next best."""
+    if kind != "strong":
+        level = {"easy": "easy", "random": "random"}.get(kind or "", "normal")
+        return {"random": "The random bot: any legal move.",
+                "easy": "The easy bot: the heuristic's best move, or now and then one of its next two."}.get(
+            level, "The normal bot: the move its heuristic rates best.")
+    bot = StrongBot(iterations=EXPLAIN_PLAYOUTS, seconds=None)
+    rng = random.Random(f"arboretum-live-bot:{before.game.seed}:{before.version}:{seat}")
+    chosen = bot.choose(before, seat, rng)
+    reason = bot.last_reason
+    if not isinstance(reason, Reason) or reason.playouts == 0:
+        return "The strong bot: the heuristic's best move (it searches only the last turns)."
+    text = f"The strong bot: {reason}."
+    if str(chosen) != logged:
+        text += f" (At the table its 1-second cap cut the search short; asked again it prefers {chosen}.)"
+    return text
 
 
 def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path_species: str,
-                title: str) -> ReplayPage:
+                title: str, kinds: Sequence[str | None] = ()) -> ReplayPage:
     """The finished game ``game`` with its whole ``log``, shown after ``step`` moves (None: the
-    end; out of range: clamped)."""
+    end; out of range: clamped). ``kinds``: the bot kind of each seat where known (practice
+    games), so the strong bot's moves can say why."""
     total = len(log)
     step = total if step is None else max(0, min(step, total))
     state = live_log.replay(game, log[:step], step, 0.0).state
@@ -50,7 +82,13 @@ def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path
         nonce = str(entry[2])
         note = " (bot)" if nonce.startswith("bot:") else " (pick timer)" if nonce.startswith("timer:") else ""
         moves.append((index, f"{names[entry[0]]}: {entry[1]}{note}"))
-    return ReplayPage(title, build_screen(state.view(None), path_species), hands, step, total, moves)
+    why = ""
+    if step and str(log[step - 1][2]).startswith("bot:"):
+        seat = int(log[step - 1][0])
+        kind = kinds[seat] if seat < len(kinds) else None
+        before = live_log.replay(game, log[:step - 1], step - 1, 0.0).state if kind == "strong" else state
+        why = explain(before, seat, str(log[step - 1][1]), kind)
+    return ReplayPage(title, build_screen(state.view(None), path_species), hands, step, total, moves, why)
 
 
 def _finished_log(replayed: live_log.Replayed) -> list[list[Any]] | None:
@@ -97,4 +135,4 @@ def for_practice(session: Session, token: str, step: int | None, path_species: s
     if log is None:
         return None
     title = practice_service.MODE_LABELS[replayed.state.mode]
-    return replay_step(practice_service.game_of(row), log, step, path_species, title)
+    return replay_step(practice_service.game_of(row), log, step, path_species, title, row.seat_kinds)
