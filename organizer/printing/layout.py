@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import io
+import re
 from fractions import Fraction
 from functools import lru_cache
-from itertools import groupby
 from typing import Iterable
 
 from reportlab.lib import colors
@@ -21,7 +21,7 @@ from engine.errors import CardError
 from .data import Number
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, register_fonts, safe_text
-from .qr import qr_modules
+from .qr import qr_rows
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
@@ -33,6 +33,8 @@ SHADE = colors.HexColor("#f0efea")
 MARGIN = 15 * mm
 
 PRODUCER = "Arboretum Organizer"
+
+_DARK_RUN = re.compile("1+")
 
 
 def paper_size(paper: object) -> tuple[float, float]:
@@ -156,17 +158,10 @@ def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
     one transform: a pack of 5,000 codes would otherwise format a million coordinates (and the
     widget's own drawing, one shape per run, costs ~0.1 s a code). One fill of one path shows no
     seam between neighbouring runs."""
-    modules = qr_modules(url)
+    rows = qr_rows(url)
     border = 4
-    box = size / (len(modules) + 2 * border)
-    runs: list[str] = []
-    for r, row in enumerate(modules):
-        c = 0
-        for dark, run in groupby(row):
-            count = len(list(run))
-            if dark:
-                runs.append(f"{c} {r} {count} 1 re")
-            c += count
+    box = size / (len(rows) + 2 * border)
+    runs = [f"{m.start()} {r} {m.end() - m.start()} 1 re" for r, row in enumerate(rows) for m in _DARK_RUN.finditer(row)]
     canvas.saveState()
     canvas.setFillColor(colors.white)
     canvas.rect(x, y, size, size, stroke=0, fill=1)

@@ -1,68 +1,34 @@
-"""QR codes for the printed links, encoded by reportlab's QR code widget.
+"""QR codes for the printed links and the seat pages, encoded by zxing-cpp.
 
-The widget chooses the mask pattern by scoring all eight with the standard's penalty rules in
-plain Python loops, which is two thirds of its time; a round pack with a slip per seat encodes
-hundreds of codes. :func:`lost_points` computes the very same score (rule for rule, quirks
-included, checked against reportlab in the tests) with string and integer operations, so the
-mask chosen and the code printed are the ones reportlab would make, about twice as fast."""
+A digital round pack prints a code on every slip and scorepad: about 5,000 for 1,000 tables.
+Pure Python encoders spend ~10 ms a code choosing the mask (reportlab's widget and segno alike,
+measured in bench/bench_printing.py); zxing-cpp's C++ encoder makes the same standard code,
+mask chosen by the standard's penalty rules, in well under a millisecond."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-from reportlab.graphics.barcode.qr import QrCodeWidget
+import zxingcpp
 
-_RUN = re.compile(r"0{5,}|1{5,}")
-_FINDER_LIKE = "10111010000"
-
-
-def _rows(modules: list[list[bool]]) -> list[str]:
-    return ["".join("1" if module else "0" for module in row) for row in modules]
+#: zxing-cpp's bitmap has a byte a module, 0 for dark and 255 for light.
+_AS_DIGITS = bytes.maketrans(b"\x00\xff", b"10")
 
 
-def lost_points(modules: list[list[bool]]) -> int:
-    """reportlab's ``QRUtil.getLostPoint`` for a module matrix."""
-    rows = _rows(modules)
-    size = len(rows)
-    columns = ["".join(column) for column in zip(*rows)]
-    # Rule 1: every run of 5+ same-coloured modules in a row or column costs its length - 2.
-    score = sum(len(m.group()) - 2 for line in rows + columns for m in _RUN.finditer(line))
-    # Rule 2: 3 for every 2x2 block of one colour.
-    full = (1 << size) - 1
-    pairs = (1 << (size - 1)) - 1
-    numbers = [int(row, 2) for row in rows]
-    for upper, lower in zip(numbers, numbers[1:]):
-        same_down = ~(upper ^ lower) & full
-        same_across = ~(upper ^ (upper >> 1)) & pairs
-        score += 3 * bin(same_down & (same_down >> 1) & same_across).count("1")
-    # Rule 3: 40 for each finder-like run, scanned along rows only and never at the very last
-    # position, as reportlab does (its column scan compares tuples with a list and never matches).
-    last = size - len(_FINDER_LIKE)
-    for row in rows:
-        found = row.find(_FINDER_LIKE)
-        while found != -1 and found < last:
-            score += 40
-            found = row.find(_FINDER_LIKE, found + len(_FINDER_LIKE))
-    # Rule 4: 10 for every 5 % the dark share strays from half.
-    dark = sum(row.count("1") for row in rows)
-    score += 10 * (abs(100 * dark // (size * size) - 50) // 5)
-    return score
+@lru_cache(maxsize=8192)
+def qr_rows(url: str) -> tuple[str, ...]:
+    """``url``'s QR code as rows of "1" (dark) and "0" (light) modules, without the quiet zone,
+    error correction level M (it survives a crease or a coffee ring). Cached: a reprinted pack
+    does not encode its links again."""
+    code = zxingcpp.create_barcode(url, zxingcpp.BarcodeFormat.QRCode, ec_level="M")
+    image = code.to_image(scale=1, add_quiet_zones=False)
+    size = image.shape[1]
+    pixels = memoryview(image).tobytes()  # type: ignore[arg-type]  # the stubs miss its buffer protocol
+    digits = pixels.translate(_AS_DIGITS).decode("ascii")
+    return tuple(digits[start:start + size] for start in range(0, len(digits), size))
 
 
 @lru_cache(maxsize=2048)
 def qr_modules(url: str) -> tuple[tuple[bool, ...], ...]:
-    """The dark/light modules of ``url``'s QR code, error correction level M (it survives a crease
-    or a coffee ring). Cached: a reprinted pack does not encode its links again."""
-    widget = QrCodeWidget(url, barLevel="M")
-    code = widget.qr
-    if code.version is None:
-        code.version = code.calculate_version()
-    best_mask, best_score = 0, -1
-    for mask in range(8):
-        code.makeImpl(True, mask)
-        score = lost_points(code.modules)
-        if best_score < 0 or score < best_score:
-            best_mask, best_score = mask, score
-    code.makeImpl(False, best_mask)
-    return tuple(tuple(bool(module) for module in row) for row in code.modules)
+    """The same code as :func:`qr_rows`, a row of booleans (True for dark) per module row."""
+    return tuple(tuple(digit == "1" for digit in row) for row in qr_rows(url))
