@@ -122,7 +122,7 @@ class StrongBot:
 
     name = "strong"
 
-    def __init__(self, iterations: int = 400, seconds: float | None = 1.0, width: int = 6,
+    def __init__(self, iterations: int = 400, seconds: float | None = 0.8, width: int = 6,
                  horizon: int | None = None) -> None:
         self.iterations = iterations
         self.seconds = seconds

@@ -61,7 +61,7 @@ def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
         return "The strong bot: the heuristic's best move (it searches only the last turns)."
     text = f"The strong bot: {reason}."
     if str(chosen) != logged:
-        text += f" (At the table its 1-second cap cut the search short; asked again it prefers {chosen}.)"
+        text += f" (At the table its time cap cut the search short; asked again it prefers {chosen}.)"
     return text
 
 
