@@ -420,7 +420,13 @@
       forget(new URL(event.detail.elt.getAttribute("action"), location.href).pathname).then(refresh);
     }
   });
-  document.addEventListener("htmx:afterSettle", function () { refresh(); });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // A table's result swapped in (its note and form are new); other swaps (polls) leave the list be.
+    var swapped = event.target;
+    if (swapped && (swapped.id === "table-result" || (swapped.querySelector && swapped.querySelector("form[data-offline-queue]")))) {
+      refresh();
+    }
+  });
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!SIGN_OUT || !form.action || new URL(form.action, location.href).pathname !== SIGN_OUT) { return; }
