@@ -31,6 +31,7 @@ from . import (
     practice,
     prints,
     projector,
+    public,
     replay,
     rounds,
     security,
@@ -58,6 +59,7 @@ BLUEPRINTS = (
     live.bp,  # seats' private pages and the TO's live overview
     practice.bp,  # solo and practice games, no sign-in
     replay.bp,
+    public.bp,  # the public event page /e/<code>, players' own pages /p/<token>
     offline.bp,  # the service worker and the web app manifest, served from the root
 )
 

@@ -70,6 +70,22 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+class SelfReport(StrEnum):
+    """Who may report a paper table's result from their own phone (issue 12)."""
+
+    OFF = "off"
+    PLAYERS = "players"  # a player of the table reports, the others confirm
+    JUDGE = "judge"  # a player of the table reports, a judge or organizer confirms
+
+
+SELF_REPORTS: tuple[SelfReport, ...] = tuple(SelfReport)
+
+
+def new_code() -> str:
+    """An event's public page code (issue 12): unguessable, and short enough for a QR code."""
+    return secrets.token_urlsafe(12)
+
+
 def _cascade_fk(target: str, nullable: bool = False) -> Any:
     """A foreign key whose rows go when the parent goes (used only below an event)."""
     return Field(
@@ -169,6 +185,15 @@ class Event(SQLModel, table=True):
     #: bumped by every save of the settings; the form sends the version it was opened at, and a
     #: form opened before another save is refused as stale (issue 10)
     version: int = Field(default=1)
+    #: the players' side (issue 12): the public page /e/<public_code>, which players may check
+    #: themselves in, who reports paper results (SelfReport), and after how many minutes of the
+    #: round clock a table without a result needs the organizer's attention
+    public_code: str = Field(default_factory=new_code, max_length=32,
+                             sa_column_kwargs={"unique": True, "default": new_code})
+    public_page: bool = Field(default=True)
+    self_check_in: bool = Field(default=False)
+    self_report: str = Field(default=SelfReport.OFF, max_length=16)
+    attention_minutes: int = Field(default=45)
 
     @property
     def rounds(self) -> int:
@@ -198,6 +223,10 @@ class Player(SQLModel, table=True):
         default=None, sa_column=Column(Integer, ForeignKey("clubplayer.id", ondelete="SET NULL"), nullable=True,
                                        index=True))
     created_at: datetime = Field(default_factory=utcnow)
+    #: the player's own page /p/<token> (issue 12); a Core insert gets one from the column default
+    token: str = Field(default_factory=new_token, max_length=64, sa_column_kwargs={"unique": True, "default": new_token})
+    #: when the player checked themselves in from their page, for the organizer to review
+    self_checked_in_at: datetime | None = Field(default=None)
 
 
 class Round(SQLModel, table=True):

@@ -45,6 +45,11 @@ RULES: dict[str, Need] = {
     "practice.new": Need.PUBLIC, "practice.create": Need.PUBLIC, "practice.play": Need.PUBLIC,
     "practice.act": Need.PUBLIC, "practice.changed": Need.PUBLIC, "practice.tick": Need.PUBLIC,
     "prints.scorepad": Need.PUBLIC, "prints.scorepad_pdf": Need.PUBLIC,  # no event data in it
+    # the players' side (issue 12): the event's public code, or a player's own token, is the credential
+    "public.event": Need.PUBLIC, "public.event_changed": Need.PUBLIC,
+    "public.player": Need.PUBLIC, "public.player_changed": Need.PUBLIC, "public.player_check_in": Need.PUBLIC,
+    "public.player_drop": Need.PUBLIC, "public.player_report": Need.PUBLIC, "public.player_confirm": Need.PUBLIC,
+    "public.player_dispute": Need.PUBLIC,
 
     "events.index": Need.SIGNED_IN,
     "accounts.index": Need.SIGNED_IN,  # one's own sessions and password; owners see all accounts
@@ -70,6 +75,8 @@ RULES: dict[str, Need] = {
     "prints.report_pdf": Need.ORGANIZER, "prints.round_pack_pdf": Need.ORGANIZER,
     "staff.index": Need.ORGANIZER, "staff.assign": Need.ORGANIZER, "staff.unassign": Need.ORGANIZER,
     "staff.seating": Need.ORGANIZER,
+    "public.settings": Need.ORGANIZER, "public.player_link": Need.ORGANIZER, "public.player_card": Need.ORGANIZER,
+    "public.player_cards": Need.ORGANIZER, "public.send_link": Need.ORGANIZER,
 
     "events.show": Need.EVENT_STAFF,
     "players.index": Need.EVENT_STAFF, "players.row": Need.EVENT_STAFF, "players.check_in": Need.EVENT_STAFF,
@@ -79,6 +86,7 @@ RULES: dict[str, Need] = {
     "standings.index": Need.EVENT_STAFF, "prints.standings_download": Need.EVENT_STAFF,
     "prints.score_sheet_pdf": Need.EVENT_STAFF,
     "projector.show": Need.EVENT_STAFF, "live.overview": Need.EVENT_STAFF, "replay.table": Need.EVENT_STAFF,
+    "public.attention": Need.EVENT_STAFF,
 
     "rounds.swap": Need.EVENT_SEATING,
 }

@@ -1,0 +1,258 @@
+"""The players' side of an event (issue 12): the public page ``/e/<code>``, each player's own page
+``/p/<token>`` with check-in, dropping out and self-reporting, and the organizer's tools for it
+(settings, a player's link and card, sending it, the round's "needs attention" list).
+
+The code or token in the URL is the only credential of the public routes: an unknown one is a
+plain 404, the same as any page that does not exist."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, flash, g, render_template, request, url_for
+
+from .db import get_session
+from .events import load_event
+from .extensions import htmx
+from .live_pages import qr_svg
+from .models import Event, Player
+from .pages import go_to, render_page
+from .rounds import load_round
+from .services import attention as attention_service
+from .services import mail, self_report
+from .services import players as player_service
+from .services import public as service
+from .services import results as result_service
+from .services.errors import InputError
+from .services.guard import StaleChange
+
+bp = Blueprint("public", __name__)
+
+#: phones must not keep a copy of a page another phone's action changed
+_NO_STORE = {"Cache-Control": "no-store"}
+#: a player's link is a credential: no shared cache may keep a page that shows one
+_PRIVATE = {"Cache-Control": "private, no-store"}
+
+
+def _event(code: str) -> Event:
+    event = service.event_by_code(get_session(), code)
+    if event is None:
+        abort(404)
+    return event
+
+
+def _player(token: str) -> Player:
+    player = self_report.player_by_token(get_session(), token)
+    if player is None:
+        abort(404)
+    return player
+
+
+@bp.app_template_global("public_qr")
+def public_qr(event: Event, size_px: int = 168) -> Any:
+    """The QR code of the event's public page, for the projector and the event overview."""
+    return qr_svg(url_for("public.event", code=event.public_code, _external=True), size_px)
+
+
+# The public event page.
+
+def _public(event: Event, status: int = 200) -> Any:
+    view = service.public_view(get_session(), event, request.args.get("q", ""))
+    if htmx and request.args.get("part") == "tables":
+        return render_template("partials/public_tables.html", view=view), status, _NO_STORE
+    body, code = render_page("public/event.html", "public_event.html", status, view=view,
+                             refresh=service.REFRESH_SECONDS)
+    return body, code, _NO_STORE
+
+
+@bp.get("/e/<code>")
+def event(code: str) -> Any:
+    return _public(_event(code))
+
+
+@bp.get("/e/<code>/changed")
+def event_changed(code: str) -> Any:
+    """The phones' poll: 204 while nothing changed since the stamp they show, else the page."""
+    found = _event(code)
+    assert found.id is not None
+    if request.args.get("since") == service.stamp(get_session(), found.id):
+        return Response(status=204, headers=_NO_STORE)
+    return _public(found)
+
+
+# A player's own page.
+
+def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None,
+                 form: dict[str, str] | None = None, part: str | None = None) -> Any:
+    page = self_report.player_page(get_session(), player)
+    context: dict[str, Any] = {"page": page, "errors": errors or {}, "form": form or {},
+                               "refresh": service.REFRESH_SECONDS}
+    if page.view is not None and page.view.table.digital and page.seat_token:
+        context["seat_url"] = url_for("live.seat", token=page.seat_token, _external=True)
+    if page.view is not None and page.view.result is None and not form:
+        context["form"] = {}
+    status_html = render_template("partials/public_player_status.html", **context)
+    context["status_html"] = status_html
+    context["stamp"] = hashlib.sha256(status_html.encode()).hexdigest()[:16]
+    if part == "status":
+        return context["stamp"], status_html
+    body, code = render_page("public/player.html", "public_player.html", status, **context)
+    return body, code, _NO_STORE
+
+
+@bp.get("/p/<token>")
+def player(token: str) -> Any:
+    return _player_page(_player(token))
+
+
+@bp.get("/p/<token>/changed")
+def player_changed(token: str) -> Any:
+    stamp, status_html = _player_page(_player(token), part="status")
+    if request.args.get("since") == stamp:
+        return Response(status=204, headers=_NO_STORE)
+    return render_template("partials/public_player_poll.html", stamp=stamp, status_html=status_html,
+                           token=token, refresh=service.REFRESH_SECONDS), 200, _NO_STORE
+
+
+def _player_action(token: str, act: Any) -> Any:
+    found = _player(token)
+    db = get_session()
+    form = {key: request.form.get(key, "") for key in request.form if key != "csrf_token"}
+    try:
+        act(db, found, form)
+    except self_report.RateLimited as limited:
+        db.rollback()
+        body, _, headers = _player_page(found, 429, errors=limited.errors, form=form)
+        return body, 429, {**headers, "Retry-After": str(limited.retry_after)}
+    except result_service.ResultConflict:
+        db.rollback()
+        return _player_page(found, 409, errors={"": "Someone at your table saved a result meanwhile; check it."})
+    except InputError as bad:
+        db.rollback()
+        return _player_page(found, 422, errors=bad.errors, form=form)
+    db.expire_all()
+    return _player_page(found)
+
+
+def _number(form: dict[str, str], key: str) -> int:
+    try:
+        return int(form.get(key, ""))
+    except ValueError:
+        return -1
+
+
+@bp.post("/p/<token>/check-in")
+def player_check_in(token: str) -> Any:
+    return _player_action(token, lambda db, p, form: self_report.check_in(db, p))
+
+
+@bp.post("/p/<token>/drop")
+def player_drop(token: str) -> Any:
+    return _player_action(token, lambda db, p, form: self_report.drop(db, p))
+
+
+@bp.post("/p/<token>/report")
+def player_report(token: str) -> Any:
+    return _player_action(token, lambda db, p, form: self_report.report(
+        db, p, _number(form, "round"), _number(form, "table"), form, _number(form, "version")))
+
+
+@bp.post("/p/<token>/confirm")
+def player_confirm(token: str) -> Any:
+    return _player_action(token, lambda db, p, form: self_report.confirm(
+        db, p, _number(form, "round"), _number(form, "table"), _number(form, "version")))
+
+
+@bp.post("/p/<token>/dispute")
+def player_dispute(token: str) -> Any:
+    return _player_action(token, lambda db, p, form: self_report.dispute(
+        db, p, _number(form, "round"), _number(form, "table"), _number(form, "version"), form.get("note", "")))
+
+
+# The organizer's side.
+
+@bp.post("/events/<int:event_id>/players-side")
+def settings(event_id: int) -> Any:
+    found = load_event(event_id)
+    db = get_session()
+    form = {key: request.form.get(key, "") for key in request.form}
+    try:
+        service.update_settings(db, found, service.parse_settings(form), g.organizer.name,
+                                int(form.get("version", "-1") or -1))
+    except (StaleChange, InputError, ValueError) as bad:
+        db.rollback()
+        message = " ".join(bad.errors.values()) if isinstance(bad, InputError) else "The form was incomplete."
+        flash(message, "error")
+    else:
+        flash("Players' side saved.")
+    return go_to(url_for("events.show", event_id=event_id))
+
+
+def _event_player(event_id: int, player_id: int) -> tuple[Event, Player]:
+    found = load_event(event_id)
+    listed = player_service.get_player(get_session(), event_id, player_id)
+    if listed is None:
+        abort(404)
+    return found, listed
+
+
+def player_url(player: Player) -> str:
+    return url_for("public.player", token=player.token, _external=True)
+
+
+@bp.get("/events/<int:event_id>/players/<int:player_id>/link")
+def player_link(event_id: int, player_id: int) -> Any:
+    """The player's personal link and its QR code, for the organizer's players page (htmx)."""
+    found, listed = _event_player(event_id, player_id)
+    return render_template("players/_link.html", event=found, player=listed, url=player_url(listed),
+                           qr=qr_svg(player_url(listed), 200),
+                           can_mail=mail.settings_from(current_app.config) is not None), 200, _PRIVATE
+
+
+@bp.get("/events/<int:event_id>/players/<int:player_id>/card.pdf")
+def player_card(event_id: int, player_id: int) -> Any:
+    from .printing.player_card import PlayerCard, player_cards_pdf
+
+    found, listed = _event_player(event_id, player_id)
+    pdf = player_cards_pdf(found.name, [PlayerCard(listed.name, player_url(listed))])
+    return Response(pdf, mimetype="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="player-card-{listed.id}.pdf"', "Cache-Control": "private, no-store"})
+
+
+@bp.get("/events/<int:event_id>/player-cards.pdf")
+def player_cards(event_id: int) -> Any:
+    from .printing.player_card import PlayerCard, player_cards_pdf
+
+    found = load_event(event_id)
+    listed = [p for p in player_service.list_players(get_session(), event_id) if not p.dropped]
+    if not listed:
+        abort(404)
+    pdf = player_cards_pdf(found.name, [PlayerCard(p.name, player_url(p)) for p in listed])
+    return Response(pdf, mimetype="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="player-cards-{event_id}.pdf"', "Cache-Control": "private, no-store"})
+
+
+@bp.post("/events/<int:event_id>/players/<int:player_id>/send-link")
+def send_link(event_id: int, player_id: int) -> Any:
+    found, listed = _event_player(event_id, player_id)
+    settings_ = mail.settings_from(current_app.config)
+    status, message = 200, f"Sent {listed.name}'s link to their e-mail address."
+    if settings_ is None:
+        status, message = 422, "No mail server is configured (ORGANIZER_SMTP_HOST)."
+    else:
+        try:
+            mail.send_player_link(settings_, listed.name, listed.email, found.name, player_url(listed))
+        except InputError as bad:
+            status, message = 422, " ".join(bad.errors.values())
+    return render_template("players/_link.html", event=found, player=listed, url=player_url(listed),
+                           qr=qr_svg(player_url(listed), 200), can_mail=settings_ is not None,
+                           message=message, failed=status != 200), status, _PRIVATE
+
+
+@bp.get("/events/<int:event_id>/rounds/<int:number>/attention")
+def attention(event_id: int, number: int) -> Any:
+    found = load_event(event_id)
+    rnd = load_round(found, number)
+    return render_template("rounds/_attention.html", event=found, round=rnd,
+                           attention=attention_service.needs_attention(get_session(), found, rnd))

@@ -1,0 +1,274 @@
+"""The public event page (issue 12): what anyone holding the event's code may see, and the cheap
+"changed since?" stamp its phones poll.
+
+What leaves here is plain typed data built from names, numbers and statuses only, so a template
+cannot show an e-mail address, a seat or player token, a dispute's note or a card by accident:
+it never receives them."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlmodel import Session, col, select
+
+from ..models import (
+    PLAYED_STATUSES,
+    SELF_REPORTS,
+    Event,
+    Player,
+    Result,
+    ResultStatus,
+    Round,
+    RoundStatus,
+    SelfReport,
+)
+from . import guard
+from . import rounds as round_service
+from . import text as text_service
+from .errors import InputError
+
+#: codes and tokens are url-safe base64 of 12 or 24 random bytes; anything longer is no code
+MAX_CODE = 32
+#: how often a phone asks whether the page changed (seconds)
+REFRESH_SECONDS = 10
+
+
+def event_by_code(session: Session, code: str) -> Event | None:
+    """The event whose public page this is, or None (unknown code, or the page switched off)."""
+    if not code or len(code) > MAX_CODE:
+        return None
+    event = session.exec(select(Event).where(col(Event.public_code) == code)).first()
+    if event is None or not event.public_page:
+        return None
+    return event
+
+
+# One statement, every figure the page shows depends on: a change anywhere (a result entered or
+# confirmed, a round published or closed, the clock, a check-in, a setting) changes the stamp.
+_ROUNDS = "FROM round r WHERE r.event_id = e.id"
+_RESULTS = ("FROM result res JOIN gametable t ON t.id = res.table_id JOIN round r ON r.id = t.round_id"
+            " WHERE r.event_id = e.id")
+_PLAYERS = "FROM player p WHERE p.event_id = e.id"
+_STAMP = text("SELECT e.version, " + ", ".join(f"(SELECT {what} {where})" for what, where in (
+    ("count(*)", _ROUNDS), ("sum(length(r.status))", _ROUNDS), ("max(r.published_at)", _ROUNDS),
+    ("max(r.clock_started_at)", _ROUNDS), ("sum(r.duration_minutes)", _ROUNDS),
+    ("count(*)", _RESULTS), ("sum(res.version)", _RESULTS), ("max(res.updated_at)", _RESULTS),
+    ("sum(length(res.status))", _RESULTS),
+    ("count(*)", "FROM confirmation c JOIN result res ON res.id = c.result_id JOIN gametable t ON t.id = res.table_id"
+                 " JOIN round r ON r.id = t.round_id WHERE r.event_id = e.id"),
+    ("count(*)", _PLAYERS), ("max(p.id)", _PLAYERS), ("sum(CASE WHEN p.checked_in THEN 1 ELSE 0 END)", _PLAYERS),
+    ("sum(CASE WHEN p.dropped THEN 1 ELSE 0 END)", _PLAYERS), ("sum(length(p.name))", _PLAYERS),
+    ("sum(CASE WHEN t.digital THEN 1 ELSE 0 END)",
+     "FROM gametable t JOIN round r ON r.id = t.round_id WHERE r.event_id = e.id"),
+)) + " FROM event e WHERE e.id = :id")
+
+
+def stamp(session: Session, event_id: int) -> str:
+    """A short text that changes whenever anything the public or a player's page shows changes
+    (one query, no rows loaded); '' when the event is gone."""
+    row = session.execute(_STAMP, {"id": event_id}).first()
+    if row is None:
+        return ""
+    return hashlib.sha256("|".join(str(part) for part in row).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class PublicSeat:
+    name: str
+    player_id: int | None
+    points: int | None
+
+
+@dataclass(frozen=True)
+class PublicTable:
+    number: int
+    digital: bool
+    seats: list[PublicSeat]
+    #: "waiting", "entered", "confirmed" or "disputed" (never the dispute's note)
+    result: str
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    round_number: int
+    table: int
+    points: int | None
+    place: int | None
+
+
+#: each player's name and their results round by round (None: not seated that round)
+ResultRows = list[tuple[str, list[PlayerRound | None]]]
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    rank: int
+    name: str
+    player_id: int
+    tournament_points: float
+    game_points: int
+
+
+@dataclass(frozen=True)
+class PublicView:
+    event_name: str
+    event_date: str
+    code: str
+    #: "not started", "round N of M", "finished"
+    state: str
+    round_number: int | None
+    round_status: str | None
+    tables: list[PublicTable]
+    search: str
+    deadline: datetime | None
+    #: after the last closed round (None before any round closed)
+    standings_after: int | None
+    standings: list[StandingLine]
+    #: rounds shown in the results grid, and each player's results round by round
+    result_rounds: list[int]
+    results: ResultRows
+    stamp: str
+
+
+def _result_state(result: Result | None) -> str:
+    return "waiting" if result is None else str(result.status)
+
+
+def places_at_table(result: Result | None) -> dict[int, tuple[int, int]]:
+    """player id -> (points, place at the table) of a result that counts (never a disputed one)."""
+    if result is None or result.status == ResultStatus.DISPUTED:
+        return {}
+    points = [int(s.get("points", 0)) for s in result.seats]
+    return {int(s["player_id"]): (int(s.get("points", 0)), 1 + sum(p > int(s.get("points", 0)) for p in points))
+            for s in result.seats if s.get("player_id") is not None}
+
+
+def public_tables(view_tables: list[round_service.TableSeating], search: str = "") -> list[PublicTable]:
+    key = text_service.name_key(search) if search else ""
+    tables = []
+    for view in view_tables:
+        places = places_at_table(view.result)
+        seats = [PublicSeat(s.player.name if s.player else "bot", s.player.id if s.player else None,
+                            places.get(s.player.id, (None, None))[0] if s.player and s.player.id else None)
+                 for s in view.seats]
+        if key and not any(s.player and key in s.player.name_key for s in view.seats):
+            continue
+        tables.append(PublicTable(view.table.number, view.table.digital, seats, _result_state(view.result)))
+    return tables
+
+
+def _standings(session: Session, event: Event, rounds: list[Round]) -> tuple[int | None, list[StandingLine]]:
+    """The standings over the closed rounds only: what the room saw at the last round's end."""
+    from . import event_standings, standings
+
+    closed = [r.number for r in rounds if r.status == RoundStatus.FINISHED]
+    if not closed:
+        return None, []
+    players = {p.id: p for p in session.exec(select(Player).where(col(Player.event_id) == event.id))
+               if p.id is not None}
+    # the same reading of the stored results as the organizer's standings, kept to closed rounds
+    results, _, _ = event_standings._table_results(session, event)  # noqa: SLF001
+    results = [r for r in results if r.round_number in closed]
+    order = tuple(event.tiebreak_order) or tuple(standings.DEFAULT_TIEBREAKS)
+    rows = standings.compute_standings(sorted(players), results, order, event.point_scheme)
+    lines = [StandingLine(row.rank, players[row.player_id].name, row.player_id, float(row.tournament_points),
+                          row.game_points) for row in rows if row.player_id in players and row.games]
+    return max(closed), lines
+
+
+def _results_grid(session: Session, event: Event, rounds: list[Round]) -> tuple[list[int], ResultRows]:
+    played = [r for r in rounds if r.status in PLAYED_STATUSES and r.id is not None]
+    names = {p.id: p.name for p in session.exec(select(Player).where(col(Player.event_id) == event.id))}
+    grid: dict[int, list[PlayerRound | None]] = {pid: [None] * len(played) for pid in names if pid is not None}
+    for index, rnd in enumerate(played):
+        assert rnd.id is not None
+        for view in round_service.tables_of(session, rnd.id):
+            places = places_at_table(view.result)
+            for seat in view.seats:
+                if seat.player is None or seat.player.id not in grid:
+                    continue
+                points, place = places.get(seat.player.id, (None, None))
+                grid[seat.player.id][index] = PlayerRound(rnd.number, view.table.number, points, place)
+    rows = sorted(((names[pid], row) for pid, row in grid.items() if any(row)), key=lambda item: item[0].casefold())
+    return [r.number for r in played], rows
+
+
+def public_view(session: Session, event: Event, search: str = "") -> PublicView:
+    assert event.id is not None
+    rounds = round_service.event_rounds(session, event.id)
+    rnd = round_service.current_round(session, event.id)
+    shown = rnd if rnd is not None and rnd.status in PLAYED_STATUSES else None
+    tables = public_tables(round_service.tables_of(session, shown.id), search) if shown and shown.id else []
+    if not [r for r in rounds if r.status in PLAYED_STATUSES]:
+        state = "not started"
+    elif all(r.status == RoundStatus.FINISHED for r in rounds) and len(rounds) >= event.rounds:
+        state = "finished"
+    else:
+        state = f"round {shown.number} of {event.rounds}" if shown else "between rounds"
+    after, lines = _standings(session, event, rounds)
+    result_rounds, results = _results_grid(session, event, rounds)
+    return PublicView(event.name, event.date.isoformat(), event.public_code, state,
+                      shown.number if shown else None, str(shown.status) if shown else None, tables,
+                      text_service.clean_name(search)[:80],
+                      round_service.clock_deadline(shown) if shown and shown.status == RoundStatus.PUBLISHED else None,
+                      after, lines, result_rounds, results, stamp(session, event.id))
+
+
+# The organizer's settings of the players' side (a small form of its own on the event overview,
+# version-checked like the event form: both bump and check the event's version).
+
+@dataclass(frozen=True)
+class PublicSettings:
+    public_page: bool
+    self_check_in: bool
+    self_report: str
+    attention_minutes: int
+
+
+def parse_settings(form: dict[str, Any]) -> PublicSettings:
+    errors: dict[str, str] = {}
+    report = str(form.get("self_report", SelfReport.OFF))
+    if report not in SELF_REPORTS:
+        errors["self_report"] = "Choose who reports paper results."
+    minutes = text_service.whole_number(str(form.get("attention_minutes", "")).strip())
+    if minutes is None or not 1 <= minutes <= 600:
+        errors["attention_minutes"] = "Enter 1 to 600 minutes."
+    if errors:
+        raise InputError(errors)
+    assert minutes is not None
+    return PublicSettings(form.get("public_page") in ("on", "1", "true", True),
+                          form.get("self_check_in") in ("on", "1", "true", True), report, minutes)
+
+
+def update_settings(session: Session, event: Event, settings: PublicSettings, actor: str, seen_version: int) -> Event:
+    """Save the players' side settings of the form opened at ``seen_version`` (StaleChange when
+    the event was saved since; nothing is saved then)."""
+    from ..models import AuditEntry, utcnow
+
+    assert event.id is not None
+    locked = guard.lock(session, Event, event.id)
+    if locked is None:
+        raise InputError({"": "This event no longer exists."})
+    guard.check_version(locked.version, seen_version, "The event",
+                        "The form now shows its settings as they are; make your change again.")
+    old = {"public_page": locked.public_page, "self_check_in": locked.self_check_in,
+           "self_report": locked.self_report, "attention_minutes": locked.attention_minutes}
+    new = {"public_page": settings.public_page, "self_check_in": settings.self_check_in,
+           "self_report": settings.self_report, "attention_minutes": settings.attention_minutes}
+    if new != old:
+        for key, value in new.items():
+            setattr(locked, key, value)
+        locked.version = seen_version + 1
+        locked.updated_at = utcnow()
+        session.add(locked)
+        session.add(AuditEntry(event_id=event.id, actor=actor, action="event.players_side",
+                               old={k: v for k, v in old.items() if new[k] != v},
+                               new={k: v for k, v in new.items() if old[k] != v}))
+    session.commit()
+    session.refresh(locked)
+    return locked
+

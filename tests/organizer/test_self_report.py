@@ -1,0 +1,162 @@
+"""Self-reporting at paper tables (issue 12): a player of the table enters the result from their
+own page, the others confirm or dispute from theirs, with the staff's versions, conflicts and
+audit entries; only their own table, only the current round, never for someone else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from organizer.models import AuditEntry, Confirmation, Event, Player, Result, Round
+from organizer.services import rounds as round_service
+
+from .conftest import HX
+from .test_public import assert_no_secrets, seated_event, secrets_of, set_players_side
+
+
+def table_players(session: Session, players: list[Player], number: int) -> tuple[round_service.TableSeating, list[Player]]:
+    rnd = session.exec(select(Round).where(Round.status == "published")).one()
+    assert rnd.id is not None
+    view = round_service.tables_of(session, rnd.id, number)[0]
+    by_id = {p.id: p for p in players}
+    return view, [by_id[s.seat.player_id] for s in view.seats]
+
+
+def report_form(view: round_service.TableSeating, points: list[int], version: int = 0, round_number: int = 1) -> dict[str, Any]:
+    form: dict[str, Any] = {"mode": "totals", "round": str(round_number), "table": str(view.table.number),
+                            "version": str(version)}
+    for seat, value in zip(view.seats, points, strict=True):
+        form[f"points_{seat.seat.id}"], form[f"species_{seat.seat.id}"] = str(value), "4"
+    return form
+
+
+def result_of(session: Session, view: round_service.TableSeating) -> Result | None:
+    session.expire_all()
+    return session.exec(select(Result).where(Result.table_id == view.table.id)).first()
+
+
+def test_off_by_default(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = seated_event(signed_in, session, event)
+    view, seated = table_players(session, players, 1)
+    response = app.test_client().post(f"/p/{seated[0].token}/report", data=report_form(view, [40, 30, 20, 10]))
+    assert response.status_code == 422 and "reported to the organizer" in response.text
+    assert result_of(session, view) is None
+
+
+def test_players_report_and_confirm(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="players")
+    view, seated = table_players(session, players, 1)
+    phones = [app.test_client() for _ in seated]
+    page = phones[0].get(f"/p/{seated[0].token}").text
+    assert "Report the result of table 1" in page
+    sent = phones[0].post(f"/p/{seated[0].token}/report", data=report_form(view, [40, 30, 20, 10]), headers=HX)
+    assert sent.status_code == 200, sent.text
+    result = result_of(session, view)
+    assert result is not None and result.status == "entered" and result.entered_by == f"player {seated[0].name}"
+    assert [s["points"] for s in result.seats] == [40, 30, 20, 10]
+    entered = session.exec(select(AuditEntry).where(AuditEntry.action == "result.entered")).one()
+    assert entered.actor == f"player {seated[0].name}"
+    # the reporter's entry is their own agreement; the others tap theirs
+    assert {c.seat_id for c in session.exec(select(Confirmation)).all()} == {view.seats[0].seat.id}
+    for index in (1, 2, 3):
+        page = phones[index].get(f"/p/{seated[index].token}").text
+        assert "I agree" in page
+        assert_no_secrets(page, secrets_of(session, event), allowed=(seated[index].token,))
+        confirmed = phones[index].post(f"/p/{seated[index].token}/confirm",
+                                       data={"round": "1", "table": "1", "version": "1"}, headers=HX)
+        assert confirmed.status_code == 200
+    result = result_of(session, view)
+    assert result is not None and result.status == "confirmed"
+    actors = {e.actor for e in session.exec(select(AuditEntry).where(AuditEntry.action == "result.confirmed_by_player"))}
+    assert actors == {f"player {p.name}" for p in seated}
+    # a confirmed result is no longer the players' to change
+    again = phones[1].post(f"/p/{seated[1].token}/report", data=report_form(view, [1, 2, 3, 4], version=1))
+    assert again.status_code == 422
+    result = result_of(session, view)
+    assert result is not None and result.version == 1
+
+
+def test_only_their_own_table_and_round(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="players")
+    view1, seated1 = table_players(session, players, 1)
+    view2, seated2 = table_players(session, players, 2)
+    outsider = app.test_client()
+    # a player of table 2 names table 1: nothing changes
+    wrong = outsider.post(f"/p/{seated2[0].token}/report", data=report_form(view1, [40, 30, 20, 10]))
+    assert wrong.status_code == 422 and result_of(session, view1) is None
+    # their own table but a past or future round: nothing changes
+    wrong_round = outsider.post(f"/p/{seated2[0].token}/report", data=report_form(view2, [40, 30, 20, 10], round_number=2))
+    assert wrong_round.status_code == 422 and result_of(session, view2) is None
+    app.test_client().post(f"/p/{seated1[0].token}/report", data=report_form(view1, [40, 30, 20, 10]))
+    # confirming table 1's result from table 2: refused, no confirmation for anyone
+    refused = outsider.post(f"/p/{seated2[1].token}/confirm", data={"round": "1", "table": "1", "version": "1"})
+    assert refused.status_code == 422
+    assert len(session.exec(select(Confirmation)).all()) == 1
+    # a stale version: the staff's "changed since you opened it"
+    stale = app.test_client().post(f"/p/{seated1[1].token}/confirm", data={"round": "1", "table": "1", "version": "7"})
+    assert stale.status_code == 422 and "nothing was saved" in stale.text
+
+
+def test_correction_conflict_and_dispute(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="players")
+    view, seated = table_players(session, players, 1)
+    first, second = app.test_client(), app.test_client()
+    first.post(f"/p/{seated[0].token}/report", data=report_form(view, [40, 30, 20, 10]))
+    # a second phone that opened the empty form: a conflict, the first entry stays
+    conflict = second.post(f"/p/{seated[1].token}/report", data=report_form(view, [41, 30, 20, 10]))
+    assert conflict.status_code == 409
+    assert session.exec(select(AuditEntry).where(AuditEntry.action == "result.conflict_refused")).one()
+    result = result_of(session, view)
+    assert result is not None and result.seats[0]["points"] == 40
+    disputed = second.post(f"/p/{seated[1].token}/dispute",
+                           data={"round": "1", "table": "1", "version": "1", "note": "Ann had 41, secret note"})
+    assert disputed.status_code == 200
+    result = result_of(session, view)
+    assert result is not None and result.status == "disputed"
+    assert "secret note" not in app.test_client().get(f"/e/{event.public_code}").text
+    assert "secret note" in signed_in.get(f"/events/{event.id}/rounds/1/attention").text
+    # the organizer settles it
+    signed_in.post(f"/events/{event.id}/rounds/1/tables/1/confirm", data={"seat": "organizer", "version": "1"})
+    result = result_of(session, view)
+    assert result is not None and result.status == "confirmed"
+
+
+def test_judge_confirms_mode(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="judge")
+    view, seated = table_players(session, players, 1)
+    phone = app.test_client()
+    assert phone.post(f"/p/{seated[0].token}/report", data=report_form(view, [40, 30, 20, 10])).status_code == 200
+    assert session.exec(select(Confirmation)).all() == []
+    page = phone.get(f"/p/{seated[1].token}").text
+    assert "I agree" not in page
+    refused = phone.post(f"/p/{seated[1].token}/confirm", data={"round": "1", "table": "1", "version": "1"})
+    assert refused.status_code == 422 and session.exec(select(Confirmation)).all() == []
+    attention = signed_in.get(f"/events/{event.id}/rounds/1/attention").text
+    assert "unconfirmed" in attention
+
+
+def test_dropped_player_cannot_report(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="players")
+    view, seated = table_players(session, players, 1)
+    phone = app.test_client()
+    assert phone.post(f"/p/{seated[0].token}/drop").status_code == 200
+    refused = phone.post(f"/p/{seated[0].token}/report", data=report_form(view, [40, 30, 20, 10]))
+    assert refused.status_code == 422 and result_of(session, view) is None
+
+
+def test_reporting_is_rate_limited(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="players")
+    view, seated = table_players(session, players, 1)
+    phone = app.test_client()
+    bad = report_form(view, [400, 30, 20, 10])
+    statuses = [phone.post(f"/p/{seated[0].token}/report", data=bad).status_code for _ in range(22)]
+    assert statuses[0] == 422 and statuses[-1] == 429
