@@ -8,7 +8,8 @@ temporary folder, then times, as separate processes from start to exit (wall clo
 ``--repeat`` runs):
 
 - ``arboretum score`` on one case (the start-up time);
-- ``arboretum score`` on all the cases in one process, and ``python -m engine score`` likewise;
+- ``arboretum score`` on all the cases (shared among processes, one a core, as the command does
+  for many files), and in one process (``--jobs 1``), and ``python -m engine score`` likewise;
 - ``bench/simple_scorer.py`` on the same files: a straightforward depth-first-search scorer, the
   yardstick (its totals and winners are checked against the engine's).
 
@@ -58,17 +59,20 @@ def main() -> None:
         cases = [str(p) for p in write_cases(folder, args.tables)]
         start_up, _ = wall([arboretum, "score", cases[0]], args.repeat * 3)
         command, ours = wall([arboretum, "score", *cases], args.repeat)
-        module, _ = wall([sys.executable, "-m", "engine", "score", *cases], args.repeat)
+        single, alone = wall([arboretum, "score", "--jobs", "1", *cases], args.repeat)
+        module, _ = wall([sys.executable, "-m", "engine", "score", "--jobs", "1", *cases], args.repeat)
         simple, theirs = wall([sys.executable, str(ROOT / "bench" / "simple_scorer.py"), *cases], args.repeat)
     finally:
         shutil.rmtree(folder)
     assert outcomes(ours) == outcomes(theirs), "the engine and the simple scorer disagree on a total or winner"
+    assert ours == alone, "shared among processes, the command printed something else"
     n = args.tables
     print(f"arboretum score, one case (start-up):        {start_up * 1e3:6.0f} ms")
     print(f"arboretum score, {n} four-player tables: {command:6.2f} s  ({command / n * 1e6:.0f} µs a table)")
-    print(f"python -m engine score, the same:          {module:6.2f} s  ({module / n * 1e6:.0f} µs a table)")
+    print(f"the same in one process (--jobs 1):        {single:6.2f} s  ({single / n * 1e6:.0f} µs a table)")
+    print(f"python -m engine score --jobs 1, the same: {module:6.2f} s  ({module / n * 1e6:.0f} µs a table)")
     print(f"simple DFS scorer, the same:               {simple:6.2f} s  ({simple / n * 1e6:.0f} µs a table)")
-    print(f"arboretum score is {simple / command:.1f}x as fast as the simple scorer")
+    print(f"arboretum score is {simple / command:.1f}x as fast as the simple scorer ({simple / single:.1f}x in one process)")
 
 
 if __name__ == "__main__":

@@ -132,7 +132,8 @@ def error_line(message: str) -> str:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    return score_files(args.cases, sys.stdout, sys.stdin, worker_count(len(args.cases)))
+    workers = worker_count(len(args.cases)) if args.jobs is None else max(1, args.jobs)
+    return score_files(args.cases, sys.stdout, sys.stdin, workers)
 
 
 def add_score_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -142,6 +143,13 @@ def add_score_command(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
         description="Score finished tables in the score-case format; one JSON result line per case.",
     )
     score.add_argument("cases", nargs="+", metavar="CASE.json", help="score-case files; - reads one from standard input")
+    score.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        metavar="N",
+        help=f"processes to share the files among (default: one a core from {PARALLEL_FROM} files on)",
+    )
     score.set_defaults(handler=_run_score)
 
 
