@@ -208,3 +208,10 @@ def test_player_link_card_and_attention_for_the_organizer(signed_in: FlaskClient
 def test_another_event_creates_nothing_shared(app: Flask, session: Session) -> None:
     first, second = create_event(session), create_event(session, name="Autumn")
     assert first.public_code != second.public_code and len(first.public_code) >= 16
+
+
+def test_players_page_offers_each_players_link(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = add_players(session, event, 2)
+    page = signed_in.get(f"/events/{event.id}/players").text
+    assert f'hx-get="/events/{event.id}/players/{players[0].id}/link"' in page
+    assert players[0].token not in page  # the link itself only when asked for, one player at a time
