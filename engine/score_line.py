@@ -245,13 +245,8 @@ class _Finder:
         values.append(_NO_CARD)
         self.order = order = sorted(range(n), key=values.__getitem__)
         self.sorted_species = [species[i] for i in order]
-        # the cards a path may come from into each card
-        self.preds = [
-            [j for j in four if values[j] < value]
-            for four, value in zip(
-                zip(arboretum.right, arboretum.left, arboretum.down, arboretum.up, strict=True), values, strict=False
-            )
-        ]
+        #: the cards a path may come from into each card, worked out when a search first needs them
+        self.preds: list[list[int] | None] = [None] * n
 
     def best_path(self, species: int) -> tuple[int, str] | None:
         """(points, the path's cells as JSON) of the best path of ``species``, or None."""
@@ -269,8 +264,13 @@ class _Finder:
         best_score, best_len = -(10**9), 0
         best_end = best_prev = -1
         best_is_pure = False
+        around = self.arboretum
         for i in order[first:last]:
             preds = all_preds[i]
+            if preds is None:
+                value = values[i]
+                four = (around.right[i], around.left[i], around.down[i], around.up[i])
+                preds = all_preds[i] = [j for j in four if values[j] < value]
             top, top_len, top_at = -1, 0, -1
             for p in preds:
                 score = mixed_score[p]
