@@ -32,9 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
-from organizer.printing import event_report, round_pack, standings_pdf
+from organizer.printing import event_report, qr, round_pack, standings_pdf
 from organizer.printing.layout import fit_text
-from organizer.printing import qr
 from organizer.printing.samples import (
     sample_event_report,
     sample_round_pack,

@@ -26,15 +26,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlmodel import Session, select  # noqa: E402
+from sqlmodel import Session, select
 
-from organizer import create_app  # noqa: E402
-from organizer.db import make_engine, upgrade_database  # noqa: E402
-from organizer.models import Event, GameTable, Player  # noqa: E402
-from organizer.printing.layout import fit_text  # noqa: E402
-from organizer.printing import qr  # noqa: E402
-from organizer.services import accounts, prints, results, rounds  # noqa: E402
-from organizer.services import events as event_service  # noqa: E402
+from organizer import create_app
+from organizer.db import make_engine, upgrade_database
+from organizer.models import Event, GameTable, Player
+from organizer.printing import qr
+from organizer.printing.layout import fit_text
+from organizer.services import accounts, prints, results, rounds
+from organizer.services import events as event_service
 
 
 def best_of(repeat: int, run: Callable[[], Any]) -> float:

@@ -11,7 +11,7 @@ from enum import Enum
 from .errors import CardError
 
 
-class Edition(str, Enum):
+class Edition(str, Enum):  # noqa: UP042 - StrEnum would change str(Edition.E2018), which saved games and messages use
     E2018 = "2018"
     E2010 = "2010"
 

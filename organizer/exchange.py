@@ -11,11 +11,11 @@ from flask import Blueprint, Response, flash, g, request, url_for
 from .db import get_session
 from .events import load_event
 from .pages import go_to, render_page
-from .services import events as event_service
 from .services import event_import
+from .services import events as event_service
 from .services import exchange as service
-from .services.uploads import read_json
 from .services.errors import InputError
+from .services.uploads import read_json
 
 bp = Blueprint("exchange", __name__)
 #: exports hold players' names and e-mails: kept out of shared caches and off the disk cache

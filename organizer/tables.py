@@ -49,7 +49,8 @@ def _page(event: Event, rnd: Round, view: round_service.TableSeating, status: in
     context.setdefault("species_needed", round_service.species_needed(rnd, len(view.seats)))
     context.setdefault("species_colours", [[species, species_colour(species)[1]] for species in view.table.species])
     return render_page("tables/show.html", "table_result.html", status, event=event, round=rnd, view=view,
-                       mode=service.entry_mode(event, request.values.get("mode") or (view.result.entry_mode if view.result else None)),
+                       mode=service.entry_mode(event, request.values.get("mode")
+                                               or (view.result.entry_mode if view.result else None)),
                        editing=editing, form=form, confirmed_seats=confirmed_seats,
                        log=service.audit_log(db, event.id or 0, view.table.id), **context)
 

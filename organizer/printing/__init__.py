@@ -5,8 +5,19 @@ bytes, or raises :class:`PrintingError` before drawing anything. Nothing here to
 the database; the web views fill the dataclasses and serve the bytes."""
 
 from .data import (
-    DEFAULT_TIE_BREAKS, EventReportData, PlayerSheet, ReportRound, ReportTable, ResultSeat, RoundPackData,
-    ScoreSheetData, SeatInfo, SheetSpecies, StandingsLine, StandingsData, TableInfo,
+    DEFAULT_TIE_BREAKS,
+    EventReportData,
+    PlayerSheet,
+    ReportRound,
+    ReportTable,
+    ResultSeat,
+    RoundPackData,
+    ScoreSheetData,
+    SeatInfo,
+    SheetSpecies,
+    StandingsData,
+    StandingsLine,
+    TableInfo,
 )
 from .errors import PrintingError
 from .roundpack import round_pack

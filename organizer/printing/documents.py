@@ -7,19 +7,28 @@ the pages "n of N" once the total is known."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import (
-    BaseDocTemplate, Flowable, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph, Spacer, Table,
-    TableStyle,
-)
 from reportlab.pdfbase.pdfmetrics import getAscentDescent
 from reportlab.pdfgen.canvas import Canvas
-from xml.sax.saxutils import escape
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from .fonts import BOLD, REGULAR, register_fonts, safe_text
 from .layout import INK, MARGIN, MUTED, PRODUCER, RULE, SHADE, fit_text, paper_size, split_lines
@@ -142,10 +151,10 @@ def long_list(rows: list[list[Any]], widths: list[float], numeric_columns: tuple
 
 def skip_footer(canvas: Canvas) -> None:
     """Leave the current page without the running footer (slips use the margins for cut marks)."""
-    canvas.skip_footer = True
+    canvas.skip_footer = True  # type: ignore[attr-defined]  # read by NumberedCanvas.save
 
 
-class FullPage(Flowable):  # type: ignore[misc]  # reportlab ships no type hints
+class FullPage(Flowable):
     """A whole page drawn by ``drawer(canvas, width, height)`` in page coordinates."""
 
     def __init__(self, drawer: PageDrawer) -> None:
@@ -163,7 +172,7 @@ class FullPage(Flowable):  # type: ignore[misc]  # reportlab ships no type hints
 
 
 def _numbered_canvas(footer: str) -> type[Canvas]:
-    class NumberedCanvas(Canvas):  # type: ignore[misc]
+    class NumberedCanvas(Canvas):
         """Holds every page until the end so each can say "page n of N"."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -174,7 +183,7 @@ def _numbered_canvas(footer: str) -> type[Canvas]:
 
         def showPage(self) -> None:
             self._saved.append(dict(self.__dict__))
-            self._startPage()
+            self._startPage()  # type: ignore[attr-defined]  # reportlab's own reset, not in the stubs
             self.skip_footer = False
 
         def save(self) -> None:
@@ -184,7 +193,7 @@ def _numbered_canvas(footer: str) -> type[Canvas]:
                 if state.get("skip_footer"):
                     super().showPage()
                     continue
-                width = self._pagesize[0]
+                width = self._pagesize[0]  # type: ignore[attr-defined]
                 self.saveState()
                 self.setFillColor(MUTED)
                 self.setFont(REGULAR, 7.5)

@@ -54,7 +54,8 @@ def _covered() -> frozenset[int]:
     font = pdfmetrics.getFont(REGULAR)
     bold = pdfmetrics.getFont(BOLD)
     # Only what both faces can draw, so a name looks the same in a heading and in a table.
-    return frozenset(font.face.charToGlyph) & frozenset(bold.face.charToGlyph)
+    # a TrueType font's face (its glyph table) is missing from reportlab's type stubs
+    return frozenset(font.face.charToGlyph) & frozenset(bold.face.charToGlyph)  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=1)

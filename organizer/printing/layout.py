@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
@@ -15,7 +15,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.cards import Edition, SPECIES_COLOURS, edition_species
+from engine.cards import SPECIES_COLOURS, Edition, edition_species
 from engine.errors import CardError
 
 from .data import Number
@@ -184,7 +184,9 @@ def new_canvas(paper: str, title: str) -> tuple[Canvas, io.BytesIO, float, float
     register_fonts()
     width, height = paper_size(paper)
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(width, height), pageCompression=1, initialFontName=REGULAR)
+    # the stubs type initialFontName as a number; reportlab takes a font's name
+    canvas = Canvas(buffer, pagesize=(width, height), pageCompression=1,
+                    initialFontName=REGULAR)  # type: ignore[arg-type]
     canvas.setTitle(safe_text(title))
     canvas.setAuthor(PRODUCER)
     canvas.setCreator(PRODUCER)

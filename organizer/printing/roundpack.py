@@ -17,7 +17,16 @@ from .documents import NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list,
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
 from .layout import (
-    INK, MUTED, RULE, check_species, check_url, draw_fitted, draw_qr, paper_size, parse_edition, split_lines,
+    INK,
+    MUTED,
+    RULE,
+    check_species,
+    check_url,
+    draw_fitted,
+    draw_qr,
+    paper_size,
+    parse_edition,
+    split_lines,
 )
 from .scorepad import ScorepadHeader, draw_scorepad_page
 

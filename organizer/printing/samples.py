@@ -4,17 +4,29 @@ benchmark all print these, so what is looked at is what is tested and timed."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Sequence
 
 from engine.arboretum import Arboretum
 from engine.cards import Card, Edition, edition_species, species_count
 from engine.paths import PathFinder
 
 from .data import (
-    EventReportData, ExplanationLine, PlacedCard, PlayerSheet, ReportRound, ReportTable, ResultSeat, RoundPackData, ScoreSheetData,
-    SeatInfo, SheetSpecies, StandingsLine, StandingsData, TableInfo,
+    EventReportData,
+    ExplanationLine,
+    PlacedCard,
+    PlayerSheet,
+    ReportRound,
+    ReportTable,
+    ResultSeat,
+    RoundPackData,
+    ScoreSheetData,
+    SeatInfo,
+    SheetSpecies,
+    StandingsData,
+    StandingsLine,
+    TableInfo,
 )
 
 FIRST = ["Zoë", "Łukasz", "Ana", "Björn", "Chloé", "Dmitri", "Eleni", "François", "Greta", "Hiro", "Ines",
@@ -163,10 +175,10 @@ def sample_event_report(players: int = 16, rounds: int = 3, seed: int = 5) -> Ev
             points = [rng.randrange(8, 40) for _ in seated]
             species = [rng.randrange(3, 10) for _ in seated]
             # 2018 tie-break: the most species in the arboretum; a tie that remains is shared.
-            keys = list(zip(points, species))
+            keys = list(zip(points, species, strict=True))
             opponents = len(seated) - 1
             seats = []
-            for s, (name, key) in enumerate(zip(seated, keys)):
+            for s, (name, key) in enumerate(zip(seated, keys, strict=True)):
                 beaten = sum(1 for other in keys if other < key) + Fraction(sum(1 for other in keys if other == key) - 1, 2)
                 seats.append(ResultSeat(seat=s + 1, player=name, points=key[0],
                                         tournament_points=Fraction(beaten, opponents),

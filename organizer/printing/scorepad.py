@@ -14,8 +14,22 @@ from .data import SeatInfo
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
 from .layout import (
-    INK, MARGIN, MUTED, PAPER_NAMES, RULE, SHADE, draw_fitted, fit_text, draw_qr, new_canvas, page_footer,
-    paper_size, parse_edition, species_hex, split_lines, swatch,
+    INK,
+    MARGIN,
+    MUTED,
+    PAPER_NAMES,
+    RULE,
+    SHADE,
+    draw_fitted,
+    draw_qr,
+    fit_text,
+    new_canvas,
+    page_footer,
+    paper_size,
+    parse_edition,
+    species_hex,
+    split_lines,
+    swatch,
 )
 
 PLAYER_COUNTS = (2, 3, 4)

@@ -3,6 +3,8 @@ arboretum drawn card by card, the paths scored highlighted, and every species ex
 
 from __future__ import annotations
 
+from typing import Any
+
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -15,8 +17,18 @@ from .documents import CELL, CELL_BOLD, CELL_HEAD, HEADING, NOTE, SUBTITLE, TITL
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
 from .layout import (
-    INK, MARGIN, MUTED, RULE, SHADE, check_species, draw_fitted, hex_color, paper_size, parse_edition, species_hex,
-    swatch, text_on,
+    INK,
+    MARGIN,
+    MUTED,
+    SHADE,
+    check_species,
+    draw_fitted,
+    hex_color,
+    paper_size,
+    parse_edition,
+    species_hex,
+    swatch,
+    text_on,
 )
 from .scorepad import rules_reminder, tie_break_text
 
@@ -87,7 +99,7 @@ def _check_path(who: str, score: SheetSpecies, cells: dict[tuple[int, int], tupl
             raise PrintingError(f"{where}: no card at ({cell[0]}, {cell[1]})")
     if cells[tuple(path[0])][0] != score.species or cells[tuple(path[-1])][0] != score.species:  # type: ignore[index]
         raise PrintingError(f"{where}: a path starts and ends on a card of its species")
-    for a, b in zip(path, path[1:]):
+    for a, b in zip(path, path[1:], strict=False):
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             raise PrintingError(f"{where}: ({a[0]}, {a[1]}) and ({b[0]}, {b[1]}) are not adjacent")
         if cells[tuple(a)][1] >= cells[tuple(b)][1]:  # type: ignore[index]
@@ -227,7 +239,7 @@ def _player_page(canvas: Canvas, width: float, height: float, data: ScoreSheetDa
     widths = [7 * mm, 36 * mm] + ([13 * mm] if standard else []) + [13 * mm]
     widths += [usable - sum(widths) - 15 * mm, 15 * mm]
     table = list_table(rows, widths, numeric_columns=(len(widths) - 1,), zebra=False)
-    style = [("FONT", (-1, 1), (-1, -1), BOLD, 11), ("LINEABOVE", (0, -1), (-1, -1), 1.2, INK),
+    style: list[Any] = [("FONT", (-1, 1), (-1, -1), BOLD, 11), ("LINEABOVE", (0, -1), (-1, -1), 1.2, INK),
              ("BACKGROUND", (0, -1), (-1, -1), SHADE), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
     for row_index, species in enumerate(in_play, start=1):
         score = next(s for s in player.species if s.species == species)
@@ -264,7 +276,7 @@ def _player_page(canvas: Canvas, width: float, height: float, data: ScoreSheetDa
     table_y = cursor - table_height
     table.drawOn(canvas, MARGIN, table_y)
     # Swatches in the first column, drawn over the table once its rows are placed.
-    row_heights = table._rowHeights  # noqa: SLF001 - reportlab exposes no public accessor
+    row_heights = table._rowHeights  # type: ignore[attr-defined]  # noqa: SLF001 - no public accessor
     row_top = table_y + table_height - row_heights[0]
     for index, species in enumerate(in_play, start=1):
         row_top -= row_heights[index]
@@ -306,7 +318,7 @@ def score_sheet(data: ScoreSheetData) -> bytes:
     first = 45 * mm
     matrix_table = list_table(matrix, [4 * mm, first] + [(usable - first - 4 * mm) / len(data.players)] * len(data.players),
                               numeric_columns=tuple(range(2, len(data.players) + 2)))
-    matrix_style: list[tuple[object, ...]] = [
+    matrix_style: list[Any] = [
         ("FONT", (0, -1), (-1, -1), BOLD, 10.5), ("LINEABOVE", (0, -1), (-1, -1), 1.2, INK),
         ("ALIGN", (2, 0), (-1, 0), "RIGHT"),
     ]

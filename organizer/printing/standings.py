@@ -7,7 +7,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Spacer
 
-from .data import EventReportData, ReportRound, StandingsLine, StandingsData
+from .data import EventReportData, ReportRound, StandingsData, StandingsLine
 from .documents import HEADING, NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text

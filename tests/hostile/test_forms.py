@@ -9,12 +9,12 @@ import sqlite3
 from typing import Any
 
 from hypothesis import given
-from werkzeug.datastructures import MultiDict
 from hypothesis import strategies as st
+from werkzeug.datastructures import MultiDict
 
+from tests.engine.test_worked_example import CASE
 from tests.hostile.budget import budget
 from tests.hostile.conftest import TOKEN, DemoApp
-from tests.engine.test_worked_example import CASE
 from tests.hostile.strategies import json_values, nasty_text
 from tests.security.walk import routes, snapshot
 
@@ -92,6 +92,10 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
                                      "new_confirm": "a new long password"},
         "practice.act": {"action": "draw deck", "verb": "play", "card": "Oak 3", "cell": "1,0", "nonce": "n",
                          "stamp": "0"},
+        "club.merge": {"keep": "1", "gone": "2"}, "club.resolve": {"choice": "new"}, "club.match_unlinked": {},
+        "club.recompute": {},
+        "seasons.create": {"name": "Season 2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31", "rule": "best",
+                           "best_of": "3", "min_events": "0"},
     }
 
 
@@ -100,7 +104,8 @@ FIELD_NAMES = ["name", "club", "email", "csv_text", "seed", "first", "second", "
                "preferred_table_size", "point_scheme", "tiebreak_1", "tiebreak_5", "entry_modes",
                "pick_timer_seconds", "password", "confirm", "points_1", "species_1", "pad_1_0", "bonus_1", "",
                "csrf_token_", "__proto__"]
-IDS = {"account_id": ["1", "1", "2", "0"], "session_id": ["1", "2", "0"], "event_id": ["1", "1", "1", "2", "0", "999999"], "player_id": ["1", "5", "12", "13", "0"],
+IDS = {"account_id": ["1", "1", "2", "0"], "session_id": ["1", "2", "0"], "event_id": ["1", "1", "1", "2", "0", "999999"],
+       "player_id": ["1", "5", "12", "13", "0"], "review_id": ["1", "0", "99"],
        "number": ["1", "1", "2", "0", "9"], "table": ["1", "2", "3", "3", "4", "0"], "position": ["0", "1", "3", "4"]}
 FILES = ("file", "case_file")
 

@@ -20,7 +20,8 @@ PROTECTED_GETS = ["/", "/events/new", "/events/1", "/events/1/edit", "/events/1/
                   "/events/round-formats?rounds=2", "/events/1/rounds", "/events/1/rounds/1",
                   "/events/1/rounds/1/tables/1", "/events/1/standings", "/events/1/audit",
                   "/events/1/rounds/1/tables/1/case.json", "/events/1/projector", "/events/1/staff",
-                  "/events/1/export.json", "/events/1/export.zip", "/events/1/players/1", "/events/1/players/1/edit", "/organizers"]
+                  "/events/1/export.json", "/events/1/export.zip", "/events/1/players/1", "/events/1/players/1/edit",
+                  "/organizers"]
 PROTECTED_POSTS = ["/events/new", "/events/1/edit", "/events/1/players", "/events/1/players/import",
                    "/events/1/players/1/check-in", "/events/1/players/1/drop",
                    "/events/1/players/1/fixed-table", "/events/1/players/1/remove", "/events/1/rounds/propose",

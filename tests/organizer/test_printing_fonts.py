@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from organizer.printing import PrintingError, StandingsLine, StandingsData, standings_pdf
+from organizer.printing import PrintingError, StandingsData, StandingsLine, standings_pdf
 from organizer.printing.fonts import FONT_DIRS, PLACEHOLDER, covers, safe_text
 
 from .test_printing_support import pages_text

@@ -119,11 +119,11 @@ def test_a_big_round_keeps_every_player_and_puts_slips_in_cut_stack_order() -> N
     pdf = round_pack(data)
     texts = pages_text(pdf)
     everyone = [s.player for t in data.tables for s in t.seats]
-    seating_text = "".join(t for t, k in zip(texts, _kinds(texts)) if k in ("seating", "continued"))
-    find_text = "".join(t for t, k in zip(texts, _kinds(texts)) if k == "find")
+    seating_text = "".join(t for t, k in zip(texts, _kinds(texts), strict=True) if k in ("seating", "continued"))
+    find_text = "".join(t for t, k in zip(texts, _kinds(texts), strict=True) if k == "find")
     assert all(name in seating_text for name in everyone)
     assert all(name in find_text for name in everyone)
-    slip_pages = [t for t, k in zip(texts, _kinds(texts)) if k == "slips"]
+    slip_pages = [t for t, k in zip(texts, _kinds(texts), strict=True) if k == "slips"]
     total = len(everyone)
     assert len(slip_pages) == -(-total // 8)
     for number in range(1, total + 1):
@@ -177,11 +177,13 @@ def _table(data: RoundPackData, index: int = 0, **changes: object) -> RoundPackD
          "table 1 seat 4 .* private link: no link"),
         (lambda d: _table(d, 1, seats=d.tables[1].seats[:2] + (replace(d.tables[1].seats[2], player="zoë ångström"),)),
          "seated twice in round 2"),
-        (lambda d: _table(d, 1, species=d.tables[1].species[:7]), "table 2: 7 species in play, a standard game for 3 players uses 8"),
+        (lambda d: _table(d, 1, species=d.tables[1].species[:7]),
+         "table 2: 7 species in play, a standard game for 3 players uses 8"),
         (lambda d: _table(d, 1, species=d.tables[1].species[:7] + ("Lilac",)), "species 'Lilac' is not in the 2018 edition"),
         (lambda d: _table(d, 1, seats=tuple(replace(s, is_start=True) for s in d.tables[1].seats)), "more than one start player"),
         (lambda d: _table(d, 1, seats=tuple(replace(s, seat=1) for s in d.tables[1].seats)), "seat number is used twice"),
-        (lambda d: _table(d, 1, seats=d.tables[1].seats[:2] + (replace(d.tables[1].seats[2], player="  "),)), "seat 3 has no player name"),
+        (lambda d: _table(d, 1, seats=d.tables[1].seats[:2] + (replace(d.tables[1].seats[2], player="  "),)),
+         "seat 3 has no player name"),
     ],
 )
 def test_bad_round_data_is_refused_before_printing(change, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -197,7 +199,7 @@ def test_draft_round_scorepads_have_the_planting_bonus_and_draft_species_counts(
     draft = replace(data, game_format="draft", tables=(replace(data.tables[0], species=nine),
                                                        replace(data.tables[1], species=ten)))
     texts = pages_text(round_pack(draft))
-    pads = [t for t, k in zip(texts, _kinds(texts)) if k == "scorepad"]
+    pads = [t for t, k in zip(texts, _kinds(texts), strict=True) if k == "scorepad"]
     assert all("draft (Wonders of the Arboretum)" in t and "Planted every pick (+3)" in t for t in pads)
     assert "Set aside before dealing: Willow" in pads[0]
     assert "2 FEWER if it ends with an 8" in pads[0]

@@ -38,7 +38,7 @@ def test_summary_page_ranks_players_and_gives_points_per_species() -> None:
     ranked = sorted(data.players, key=lambda p: p.rank)
     positions = [summary.index(p.name) for p in ranked]
     assert positions == sorted(positions)
-    for player, place in zip(ranked, ("1st", "2nd", "3rd")):
+    for player, place in zip(ranked, ("1st", "2nd", "3rd"), strict=False):
         assert f"{place} {player.name} {player.total}" in summary
     for species in data.species_in_play:
         assert species in summary
@@ -137,7 +137,8 @@ def _species(data: ScoreSheetData, species: str, **changes: object) -> ScoreShee
         (lambda d: _player(d, total=99), "add up to 14, not to the total 99"),
         (lambda d: _player(d, rank=0), "rank 0 must be 1 or more"),
         (lambda d: _player(d, arboretum=d.players[0].arboretum + ((0, 0, "Maple", 2),)), r"two cards in cell \(0, 0\)"),
-        (lambda d: _player(d, arboretum=d.players[0].arboretum + ((9, 9, "Dogwood", 2),)), "Dogwood 2 at \\(9, 9\\) is not of a species in play"),
+        (lambda d: _player(d, arboretum=d.players[0].arboretum + ((9, 9, "Dogwood", 2),)),
+         "Dogwood 2 at \\(9, 9\\) is not of a species in play"),
         (lambda d: _player(d, arboretum=d.players[0].arboretum + ((9, 9, "Maple", 9),)), "values are 1 to 8"),
         (lambda d: _player(d, species=d.players[0].species[1:]), "no score given for Blue Spruce"),
         (lambda d: _species(d, "Oak", path=((0, 0), (2, 0))), r"\(0, 0\) and \(2, 0\) are not adjacent"),

@@ -57,5 +57,5 @@ def has_colour(image: Image.Image, hex_value: str, tolerance: int = 6, at_least:
     """Whether at least ``at_least`` pixels are (nearly) the given colour."""
     target = tuple(int(hex_value[i:i + 2], 16) for i in (1, 3, 5))
     colours = image.getcolors(maxcolors=image.width * image.height) or []
-    count = sum(n for n, pixel in colours if all(abs(a - b) <= tolerance for a, b in zip(pixel, target)))
+    count = sum(n for n, pixel in colours if all(abs(a - b) <= tolerance for a, b in zip(pixel, target, strict=False)))
     return count >= at_least

@@ -3,18 +3,17 @@ database, read back as a person would (text, QR codes), and every refusal a page
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import random
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
-from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from engine.case import ScoreCase, parse_case
@@ -40,7 +39,7 @@ class Setup:
 def _players(session: Session, event: Event) -> list[Player]:
     assert event.id is not None
     players = [Player(event_id=event.id, name=name, name_key=name.casefold(), club=club, checked_in=True)
-               for name, club in zip(NAMES, CLUBS)]
+               for name, club in zip(NAMES, CLUBS, strict=True)]
     session.add_all(players)
     session.commit()
     return players
@@ -150,7 +149,7 @@ def test_round_pack_lists_every_seat_and_species(signed_in: FlaskClient, played:
     for name in NAMES:
         assert name in pages[0] and name in pages[1], name  # seating and "find your table"
     # then one scorepad per table, headed by its number, with its players and species in play
-    for view, text in zip(played.tables, pages[2:5]):
+    for view, text in zip(played.tables, pages[2:5], strict=True):
         assert f"Table {view.table.number}" in text
         for name in players_at(view):
             assert name.split()[0] in text  # a long name is shortened to fit its column
@@ -161,7 +160,7 @@ def test_round_pack_lists_every_seat_and_species(signed_in: FlaskClient, played:
 def test_round_pack_start_player_and_dealer_follow_the_seat_order(played: Setup, session: Session) -> None:
     data = prints.round_pack_data(session, played.event, 1, lambda r, t: f"https://x/{r}/{t}",
                                      lambda token: f"https://x/play/{token}")
-    for table, view in zip(data.tables, played.tables):
+    for table, view in zip(data.tables, played.tables, strict=True):
         assert [s.player for s in table.seats] == players_at(view)
         assert [s.is_start for s in table.seats] == [True] + [False] * (len(view.seats) - 1)
         assert [s.is_dealer for s in table.seats] == [False] * (len(view.seats) - 1) + [True]
@@ -170,7 +169,7 @@ def test_round_pack_start_player_and_dealer_follow_the_seat_order(played: Setup,
 
 def test_round_pack_qr_codes_lead_to_each_tables_result_entry(signed_in: FlaskClient, played: Setup) -> None:
     pdf = pdf_of(signed_in.get(f"/events/{played.event.id}/rounds/1/pack.pdf"))
-    for view, page in zip(played.tables, range(2, 5)):
+    for view, page in zip(played.tables, range(2, 5), strict=True):
         url = f"http://localhost/events/{played.event.id}/rounds/1/tables/{view.table.number}"
         assert qr_codes(pdf, page) == [url]
         # and the link really is that table's page
@@ -223,7 +222,7 @@ def test_score_sheet_of_a_scoring_assistant_result(signed_in: FlaskClient, playe
     for player in outcome.players:
         assert player.name in summary
     assert len(player_pages) == len(outcome.players)
-    for player, text in zip(outcome.players, player_pages):
+    for player, text in zip(outcome.players, player_pages, strict=True):
         assert player.name in text
         assert re.search(rf"\b{player.total}\b", text)
         for species, score in player.species.items():
@@ -286,7 +285,7 @@ def test_draft_round_digital_tables(signed_in: FlaskClient, session: Session) ->
     outcome = case.score()
     entries = [results.SeatEntry(seat_view.seat.player_id, player.total, player.species_in_arboretum,  # type: ignore[arg-type]
                                  {name: s.points for name, s in player.species.items()}, player.bonus)
-               for seat_view, player in zip(view.seats, outcome.players)]
+               for seat_view, player in zip(view.seats, outcome.players, strict=True)]
     results.save_result(session, event, rnd, view,
                         results.Submission("digital", entries, score_case=case.to_json(),
                                            score_output=outcome.to_json()), 0, "live table")
@@ -310,7 +309,7 @@ def test_bot_seat_prints_by_its_place(signed_in: FlaskClient, played: Setup, ses
     pack = all_text(pdf_of(signed_in.get(f"/events/{played.event.id}/rounds/1/pack.pdf")))
     assert "Bot (table 3, seat 2)" in pack
     view = _views(session, played.round)[2]
-    entries = [results.SeatEntry(s.seat.player_id, points, 5) for s, points in zip(view.seats, (30, 40, 20))]  # type: ignore[arg-type]
+    entries = [results.SeatEntry(s.seat.player_id, points, 5) for s, points in zip(view.seats, (30, 40, 20), strict=True)]  # type: ignore[arg-type]
     results.save_result(session, played.event, played.round, view, results.Submission("digital", entries), 0, "live")
     for other in _views(session, played.round):
         assert other.result is not None

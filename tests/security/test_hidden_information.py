@@ -11,10 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.harness import Client, ServerProcess
 from organizer.db import make_engine, upgrade_database
-from tests.faults.live_harness import (HttpSeat, assert_hides, live_database, play_to_the_end, practice_state,
-                                       seats_for, stored_log, true_state)
+from tests.faults.harness import Client, ServerProcess
+from tests.faults.live_harness import (
+    HttpSeat,
+    assert_hides,
+    live_database,
+    play_to_the_end,
+    practice_state,
+    seats_for,
+    stored_log,
+    true_state,
+)
 from tests.organizer.test_live_support import cards_mentioned, form_of
 
 
