@@ -19,6 +19,7 @@ from . import (
     audit,
     auth,
     cli,
+    club,
     db,
     errors,
     events,
@@ -34,6 +35,7 @@ from . import (
     public,
     replay,
     rounds,
+    seasons,
     security,
     staff,
     standings,
@@ -61,6 +63,8 @@ BLUEPRINTS = (
     replay.bp,
     public.bp,  # the public event page /e/<code>, players' own pages /p/<token>
     offline.bp,  # the service worker and the web app manifest, served from the root
+    club.bp,  # the club's players across events, their ratings and profiles
+    seasons.bp,  # seasons and their league tables
 )
 
 

@@ -89,6 +89,13 @@ RULES: dict[str, Need] = {
     "public.attention": Need.EVENT_STAFF,
 
     "rounds.swap": Need.EVENT_SEATING,
+
+    # the club's registry, ratings and seasons (issue 16): people's e-mails across events
+    "club.players": Need.ORGANIZER, "club.merge": Need.ORGANIZER, "club.review": Need.ORGANIZER,
+    "club.resolve": Need.ORGANIZER, "club.match_unlinked": Need.ORGANIZER, "club.profile": Need.ORGANIZER,
+    "club.ratings_page": Need.ORGANIZER, "club.recompute": Need.ORGANIZER,
+    "seasons.index": Need.ORGANIZER, "seasons.create": Need.ORGANIZER, "seasons.show": Need.ORGANIZER,
+    "seasons.projector": Need.ORGANIZER,
 }
 
 _RUNS_EVENTS = (Role.OWNER, Role.ORGANIZER)
