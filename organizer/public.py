@@ -8,6 +8,8 @@ plain 404, the same as any page that does not exist."""
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, g, render_template, request, url_for
@@ -59,8 +61,6 @@ def public_qr(event: Event, size_px: int = 168) -> Any:
 
 def _public(event: Event, status: int = 200) -> Any:
     view = service.public_view(get_session(), event, request.args.get("q", ""))
-    if htmx and request.args.get("part") == "tables":
-        return render_template("partials/public_tables.html", view=view), status, _NO_STORE
     body, code = render_page("public/event.html", "public_event.html", status, view=view,
                              refresh=service.REFRESH_SECONDS)
     return body, code, _NO_STORE
@@ -71,14 +71,48 @@ def event(code: str) -> Any:
     return _public(_event(code))
 
 
+class _Rendered:
+    """The poll's answers rendered lately in this process, by (event, stamp, search): when a
+    result lands, hundreds of phones ask within seconds and get the same fragment, rendered once."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.lock = threading.Lock()
+        self.pages: OrderedDict[tuple[int, str, str], str] = OrderedDict()
+
+    def get(self, key: tuple[int, str, str]) -> str | None:
+        with self.lock:
+            return self.pages.get(key)
+
+    def put(self, key: tuple[int, str, str], body: str) -> None:
+        with self.lock:
+            self.pages[key] = body
+            while len(self.pages) > self.size:
+                self.pages.popitem(last=False)
+
+
+_RENDERED = _Rendered()
+
+
 @bp.get("/e/<code>/changed")
 def event_changed(code: str) -> Any:
-    """The phones' poll: 204 while nothing changed since the stamp they show, else the page."""
+    """The phones' poll: 204 while nothing changed since the stamp they show, else the page's
+    fragment (rendered once per change and search in each process)."""
     found = _event(code)
     assert found.id is not None
-    if request.args.get("since") == service.stamp(get_session(), found.id):
+    stamp = service.stamp(get_session(), found.id)
+    if request.args.get("since") == stamp:
         return Response(status=204, headers=_NO_STORE)
-    return _public(found)
+    if not htmx:
+        return _public(found)
+    key = (found.id, stamp, request.args.get("q", "")[:80])
+    body = _RENDERED.get(key)
+    if body is None:
+        # rendered after the stamp was read: at worst newer than its key, never older
+        body = render_template("partials/public_event.html", view=service.public_view(get_session(), found, key[2]),
+                               refresh=service.REFRESH_SECONDS)
+        _RENDERED.put(key, body)
+    return body, 200, _NO_STORE
 
 
 # A player's own page.
