@@ -24,7 +24,7 @@ class Inbox:
     def __init__(self) -> None:
         self.messages: list[tuple[str, list[str], bytes]] = []
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd calls it by this name
         self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
         return "250 OK"
 
