@@ -80,6 +80,19 @@ class SoloState(StandardState):
         self.q_by_rule = game.q_places == Q_BY_RULE
         #: history index of each rule placement -> what Q did and why, in words
         self.q_notes: dict[int, str] = {}
+        #: the rule's last answer: (cards in Q's arboretum, card) -> (cell, raised paths); a
+        #: random or listed gift is then applied without working the rule out again
+        self._rule_memo: dict[tuple[int, Card], tuple[Cell, list[tuple[str, int]]]] = {}
+
+    def _rule(self, card: Card, table: PathTable | None = None) -> tuple[Cell, list[tuple[str, int]]]:
+        q_arboretum = self.arboretums[Q]
+        key = (len(q_arboretum), card)
+        found = self._rule_memo.get(key)
+        if found is None:
+            if len(self._rule_memo) > 16:
+                self._rule_memo = {}
+            found = self._rule_memo[key] = rule_cell(q_arboretum, card, table)
+        return found
 
     # -- setup hooks ----------------------------------------------------------------------
     def _deal_hands(self) -> list[list[Card]]:
@@ -116,14 +129,14 @@ class SoloState(StandardState):
         q_arboretum = self.arboretums[Q]
         if self.q_by_rule:
             table = PathTable(q_arboretum, EIGHT_BONUS) if len(q_arboretum) else None
-            return [trusted_give(card, rule_cell(q_arboretum, card, table)[0]) for card in hand]
+            return [trusted_give(card, self._rule(card, table)[0]) for card in hand]
         cells = q_arboretum.legal_cells()
         return [trusted_give(card, cell) for card in hand for cell in cells]
 
     def _random_last_action(self, below: Callable[[int], int], hand: list[Card]) -> Action:
         if self.q_by_rule:
             card = hand[below(len(hand))]
-            return trusted_give(card, rule_cell(self.arboretums[Q], card)[0])
+            return trusted_give(card, self._rule(card)[0])
         cells = self.arboretums[Q].legal_cells()
         n = len(cells)
         index = below(len(hand) * n)
@@ -146,7 +159,7 @@ class SoloState(StandardState):
         q_arboretum = self.arboretums[Q]
         if self.q_by_rule:
             first = not len(q_arboretum)
-            chosen, raised = rule_cell(q_arboretum, card)
+            chosen, raised = self._rule(card)
             if cell is not None and cell != chosen:
                 raise IllegalActionError(
                     f"{self.who(actor)}: {action}: Q places the cards it is given by its rule, and {card} goes to"
@@ -204,4 +217,6 @@ class SoloState(StandardState):
 
     def _clone_into(self, new: State) -> None:
         super()._clone_into(new)
-        cast(SoloState, new).q_notes = dict(self.q_notes)
+        new = cast(SoloState, new)
+        new.q_notes = dict(self.q_notes)
+        new._rule_memo = {}
