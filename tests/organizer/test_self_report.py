@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 from organizer.models import AuditEntry, Confirmation, Event, Player, Result, Round
 from organizer.services import rounds as round_service
 
-from .conftest import HX
+from .conftest import HX, create_event
 from .test_public import assert_no_secrets, seated_event, secrets_of, set_players_side
 
 
@@ -160,3 +160,20 @@ def test_reporting_is_rate_limited(app: Flask, signed_in: FlaskClient, session: 
     bad = report_form(view, [400, 30, 20, 10])
     statuses = [phone.post(f"/p/{seated[0].token}/report", data=bad).status_code for _ in range(22)]
     assert statuses[0] == 422 and statuses[-1] == 429
+
+
+def test_a_player_reports_with_the_scoring_assistant(app: Flask, signed_in: FlaskClient, session: Session) -> None:
+    from .test_assistant import typed_form
+
+    event = create_event(session, preferred_table_size=2, entry_modes=["totals", "assistant"])
+    players = seated_event(signed_in, session, event, players=2)
+    set_players_side(signed_in, session, event, self_report="players")
+    view, seated = table_players(session, players, 1)
+    phone = app.test_client()
+    assert 'name="arboretum_' in phone.get(f"/p/{seated[1].token}").text
+    form = {**typed_form(view), "round": "1", "table": "1"}
+    sent = phone.post(f"/p/{seated[1].token}/report", data=form, headers=HX)
+    assert sent.status_code == 200, sent.text
+    result = result_of(session, view)
+    assert result is not None and result.entry_mode == "assistant" and result.score_case is not None
+    assert result.entered_by == f"player {seated[1].name}" and result.seats[0]["points"] > 0
