@@ -1,0 +1,29 @@
+"""The solo screen when Q places its own cards: one "Give" per card, and where Q put the last one."""
+
+from __future__ import annotations
+
+from engine.actions import DECK, Draw, parse_action
+from engine.game import Game
+from engine.solo import SoloState
+from organizer.services.live_view import build_screen
+
+
+def test_the_solo_screen_offers_gifts_and_says_where_q_put_the_last_one() -> None:
+    state = Game("solo", 1, seed=3).new_initial_state()
+    assert isinstance(state, SoloState)
+    for _ in range(2):
+        state.apply_action(Draw(DECK))
+        state.apply_action(Draw(DECK))
+        state.apply_action(state.legal_actions()[0])
+        screen = build_screen(state.view(0))
+        assert [c.text for c in screen.gifts] == [str(c) for c in state.view(0).hand or ()]
+        assert screen.place_verb == "" and not any(cell.legal for g in screen.grids for row in g.rows for cell in row)
+        state.apply_action(parse_action(f"give {screen.gifts[0].text}"))
+    note = build_screen(state.view(0)).q_note
+    assert note.startswith("Q put ") and note == state.view(None).turns.q_note  # type: ignore[union-attr]
+    gentle = Game("solo", 1, seed=3, q_places="player").new_initial_state()
+    for action in (Draw(DECK), Draw(DECK)):
+        gentle.apply_action(action)
+    gentle.apply_action(gentle.legal_actions()[0])
+    screen = build_screen(gentle.view(0))
+    assert screen.place_verb == "give" and not screen.gifts and screen.q_note == ""
