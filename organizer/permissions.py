@@ -95,7 +95,7 @@ RULES: dict[str, Need] = {
     "club.resolve": Need.ORGANIZER, "club.match_unlinked": Need.ORGANIZER, "club.profile": Need.ORGANIZER,
     "club.ratings_page": Need.ORGANIZER, "club.recompute": Need.ORGANIZER,
     "seasons.index": Need.ORGANIZER, "seasons.create": Need.ORGANIZER, "seasons.show": Need.ORGANIZER,
-    "seasons.projector": Need.ORGANIZER,
+    "seasons.projector": Need.ORGANIZER, "seasons.league_download": Need.ORGANIZER,
 }
 
 _RUNS_EVENTS = (Role.OWNER, Role.ORGANIZER)

@@ -6,9 +6,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .db import get_session
+from .printing import PrintingError
+from .printing.league import league_pdf
+from .prints import pdf_response, requested_paper, slug
 from .services import leagues
 from .services.errors import InputError
 
@@ -68,3 +71,17 @@ def projector(season_id: int) -> Any:
     if found is None:
         abort(404)
     return render_template("seasons/projector.html", league=found)
+
+
+@bp.get("/<int:season_id>/league.pdf")
+def league_download(season_id: int) -> Any:
+    try:
+        data = leagues.league_print(get_session(), season_id, requested_paper())
+        if data is None:
+            abort(404)
+        pdf = league_pdf(data)
+    except (InputError, PrintingError) as refused:
+        message = " ".join(refused.errors.values()) if isinstance(refused, InputError) else str(refused)
+        flash(f"No PDF made: {message[:1].upper()}{message[1:]}", "error")
+        return redirect(url_for("seasons.show", season_id=season_id))
+    return pdf_response(pdf, f"{slug(data.season)}-league.pdf")

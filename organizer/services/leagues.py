@@ -26,6 +26,8 @@ from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, func, select
 
 from ..models import PLAYED_STATUSES, ClubPlayer, Event, GameTable, Player, Result, ResultStatus, Round, Season, SeasonEvent
+from ..printing.data import Paper
+from ..printing.league import LeagueData, LeagueLine
 from . import standings, text
 from .errors import InputError
 from .event_standings import seat_player_id
@@ -254,6 +256,18 @@ def league(session: Session, season_id: int) -> League | None:
     names = {entry_id: name for entry_id, name in session.exec(
         select(ClubPlayer.id, ClubPlayer.name).where(col(ClubPlayer.id).in_(list(scores)))).all() if entry_id is not None}
     return League(season, events, rank_league(scores, names, season.rule, season.best_of, season.min_events))
+
+
+def league_print(session: Session, season_id: int, paper: Paper = "a4") -> LeagueData | None:
+    """The league table as the printing layer takes it (None: no such season)."""
+    found = league(session, season_id)
+    if found is None:
+        return None
+    season = found.season
+    return LeagueData(season.name, season.starts_on.isoformat(), season.ends_on.isoformat(), found.rule_text,
+                      tuple((e.date.isoformat(), e.name) for e in found.events),
+                      tuple(LeagueLine(r.rank, r.name, r.points, r.attended, r.counted, r.game_points, r.species)
+                            for r in found.rows), paper)
 
 
 def list_seasons(session: Session) -> list[Season]:
