@@ -13,6 +13,7 @@ from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, g, render_template, request, url_for
+from markupsafe import Markup
 
 from .db import get_session
 from .events import load_event
@@ -59,21 +60,8 @@ def public_qr(event: Event, size_px: int = 168) -> Any:
 
 # The public event page.
 
-def _public(event: Event, status: int = 200) -> Any:
-    view = service.public_view(get_session(), event, request.args.get("q", ""))
-    body, code = render_page("public/event.html", "public_event.html", status, view=view,
-                             refresh=service.REFRESH_SECONDS)
-    return body, code, _NO_STORE
-
-
-@bp.get("/e/<code>")
-def event(code: str) -> Any:
-    return _public(_event(code))
-
-
 class _Rendered:
-    """The poll's answers rendered lately in this process, by (event, stamp, search): when a
-    result lands, hundreds of phones ask within seconds and get the same fragment, rendered once."""
+    """The public page's fragments rendered lately in this process, by (event, stamp, search)."""
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
@@ -94,6 +82,35 @@ class _Rendered:
 _RENDERED = _Rendered()
 
 
+def _panel(event: Event, stamp: str | None = None) -> str:
+    """The page's fragment for the request's search, rendered once per change and search in each
+    process: when a result lands, hundreds of phones ask within seconds for the same fragment.
+    It holds nothing of the visitor (no CSRF token, no cookie), so any phone may get it."""
+    assert event.id is not None
+    db = get_session()
+    key = (event.id, stamp or service.stamp(db, event.id), request.args.get("q", "")[:80])
+    body = _RENDERED.get(key)
+    if body is None:
+        # rendered after the stamp was read: at worst newer than its key, never older
+        body = render_template("partials/public_event.html", view=service.public_view(db, event, key[2]),
+                               refresh=service.REFRESH_SECONDS)
+        _RENDERED.put(key, body)
+    return body
+
+
+def _public(event: Event, stamp: str | None = None) -> Any:
+    panel = _panel(event, stamp)
+    if htmx:
+        return panel, 200, _NO_STORE
+    return render_template("public/event.html", event=event, panel=Markup(panel), search=request.args.get("q", "")[:80]), \
+        200, _NO_STORE
+
+
+@bp.get("/e/<code>")
+def event(code: str) -> Any:
+    return _public(_event(code))
+
+
 @bp.get("/e/<code>/changed")
 def event_changed(code: str) -> Any:
     """The phones' poll: 204 while nothing changed since the stamp they show, else the page's
@@ -103,16 +120,7 @@ def event_changed(code: str) -> Any:
     stamp = service.stamp(get_session(), found.id)
     if request.args.get("since") == stamp:
         return Response(status=204, headers=_NO_STORE)
-    if not htmx:
-        return _public(found)
-    key = (found.id, stamp, request.args.get("q", "")[:80])
-    body = _RENDERED.get(key)
-    if body is None:
-        # rendered after the stamp was read: at worst newer than its key, never older
-        body = render_template("partials/public_event.html", view=service.public_view(get_session(), found, key[2]),
-                               refresh=service.REFRESH_SECONDS)
-        _RENDERED.put(key, body)
-    return body, 200, _NO_STORE
+    return _public(found, stamp)
 
 
 # A player's own page.

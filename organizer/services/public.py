@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select as sa_select
 from sqlalchemy import text
 from sqlmodel import Session, col, select
 
@@ -19,11 +20,13 @@ from ..models import (
     PLAYED_STATUSES,
     SELF_REPORTS,
     Event,
+    GameTable,
     Player,
     Result,
     ResultStatus,
     Round,
     RoundStatus,
+    Seat,
     SelfReport,
 )
 from . import guard
@@ -140,11 +143,15 @@ def _result_state(result: Result | None) -> str:
 
 def places_at_table(result: Result | None) -> dict[int, tuple[int, int]]:
     """player id -> (points, place at the table) of a result that counts (never a disputed one)."""
-    if result is None or result.status == ResultStatus.DISPUTED:
+    return {} if result is None else _places(result.seats, result.status)
+
+
+def _places(seats: list[dict[str, Any]] | None, status: str | None) -> dict[int, tuple[int, int]]:
+    if not seats or status == ResultStatus.DISPUTED:
         return {}
-    points = [int(s.get("points", 0)) for s in result.seats]
+    points = [int(s.get("points", 0)) for s in seats]
     return {int(s["player_id"]): (int(s.get("points", 0)), 1 + sum(p > int(s.get("points", 0)) for p in points))
-            for s in result.seats if s.get("player_id") is not None}
+            for s in seats if s.get("player_id") is not None}
 
 
 def public_tables(view_tables: list[round_service.TableSeating], search: str = "") -> list[PublicTable]:
@@ -161,6 +168,11 @@ def public_tables(view_tables: list[round_service.TableSeating], search: str = "
     return tables
 
 
+def _names(session: Session, event: Event) -> dict[int, str]:
+    rows = session.exec(select(col(Player.id), col(Player.name)).where(Player.event_id == event.id)).all()
+    return {pid: name for pid, name in rows if pid is not None}
+
+
 def _standings(session: Session, event: Event, rounds: list[Round]) -> tuple[int | None, list[StandingLine]]:
     """The standings over the closed rounds only: what the room saw at the last round's end."""
     from . import event_standings, standings
@@ -168,33 +180,39 @@ def _standings(session: Session, event: Event, rounds: list[Round]) -> tuple[int
     closed = [r.number for r in rounds if r.status == RoundStatus.FINISHED]
     if not closed:
         return None, []
-    players = {p.id: p for p in session.exec(select(Player).where(col(Player.event_id) == event.id))
-               if p.id is not None}
+    names = _names(session, event)
     # the same reading of the stored results as the organizer's standings, kept to closed rounds
     results, _, _ = event_standings._table_results(session, event)  # noqa: SLF001
     results = [r for r in results if r.round_number in closed]
     order = tuple(event.tiebreak_order) or tuple(standings.DEFAULT_TIEBREAKS)
-    rows = standings.compute_standings(sorted(players), results, order, event.point_scheme)
-    lines = [StandingLine(row.rank, players[row.player_id].name, row.player_id, float(row.tournament_points),
-                          row.game_points) for row in rows if row.player_id in players and row.games]
+    rows = standings.compute_standings(sorted(names), results, order, event.point_scheme)
+    lines = [StandingLine(row.rank, names[row.player_id], row.player_id, float(row.tournament_points),
+                          row.game_points) for row in rows if row.player_id in names and row.games]
     return max(closed), lines
 
 
 def _results_grid(session: Session, event: Event, rounds: list[Round]) -> tuple[list[int], ResultRows]:
-    played = [r for r in rounds if r.status in PLAYED_STATUSES and r.id is not None]
-    names = {p.id: p.name for p in session.exec(select(Player).where(col(Player.event_id) == event.id))}
-    grid: dict[int, list[PlayerRound | None]] = {pid: [None] * len(played) for pid in names if pid is not None}
-    for index, rnd in enumerate(played):
-        assert rnd.id is not None
-        for view in round_service.tables_of(session, rnd.id):
-            places = places_at_table(view.result)
-            for seat in view.seats:
-                if seat.player is None or seat.player.id not in grid:
-                    continue
-                points, place = places.get(seat.player.id, (None, None))
-                grid[seat.player.id][index] = PlayerRound(rnd.number, view.table.number, points, place)
-    rows = sorted(((names[pid], row) for pid, row in grid.items() if any(row)), key=lambda item: item[0].casefold())
-    return [r.number for r in played], rows
+    """Every player's results round by round, read as columns (a model object per seat of a big
+    event would cost most of the page's time)."""
+    played = [r.number for r in rounds if r.status in PLAYED_STATUSES]
+    column = {number: index for index, number in enumerate(played)}
+    names = _names(session, event)
+    rows = session.execute(  # sqlmodel's select types at most four columns
+        sa_select(col(Round.number), col(GameTable.number), col(Seat.player_id), col(Result.seats), col(Result.status))
+        .join(GameTable, col(GameTable.round_id) == Round.id)
+        .join(Seat, col(Seat.table_id) == GameTable.id)
+        .outerjoin(Result, col(Result.table_id) == GameTable.id)
+        .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES), col(Seat.player_id).is_not(None))
+    ).all()
+    grid: dict[int, list[PlayerRound | None]] = {}
+    for round_number, table_number, player_id, seats, status in rows:
+        if player_id is None or player_id not in names:
+            continue
+        points, place = _places(seats, status).get(player_id, (None, None))
+        grid.setdefault(player_id, [None] * len(played))[column[round_number]] = PlayerRound(
+            round_number, table_number, points, place)
+    ordered = sorted(((names[pid], row) for pid, row in grid.items()), key=lambda item: item[0].casefold())
+    return played, ordered
 
 
 def public_view(session: Session, event: Event, search: str = "") -> PublicView:

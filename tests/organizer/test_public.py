@@ -67,6 +67,7 @@ def test_public_page_shows_tables_and_hides_secrets(app: Flask, signed_in: Flask
     assert page.status_code == 200 and "Spring Open" in page.text and "round 1 of 3" in page.text
     assert "Table 1" in page.text and "Table 2" in page.text and players[0].name in page.text
     assert_no_secrets(page.text, secrets_of(session, event))
+    assert "X-CSRFToken" not in page.text and "Set-Cookie" not in page.headers  # the same page for everyone
     found = public.get(f"/e/{event.public_code}?q={players[3].name}", headers=HX)
     assert found.status_code == 200 and found.text.count('class="card"') == 1 and players[3].name in found.text
     assert public.get(f"/e/{event.public_code}x").status_code == 404
