@@ -1,18 +1,20 @@
 """Tournament points and standings with tie-breaks, as plain functions over dataclasses.
 
-All arithmetic is done with exact fractions (a 3-player table hands out thirds), so two players
-are tied only when their figures are really equal; the rows carry floats for display.
+All arithmetic is exact, in integers (tournament points in units of ``UNIT``, twelfths: a
+3-player table hands out thirds), so two players are tied only when their figures are really
+equal; the rows carry floats for display.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from organizer.services.standings_schemes import (
     DEFAULT_SCHEME,
     SCHEMES,
+    UNIT,
     Scheme,
     SeatResult,
     StandingsError,
@@ -53,10 +55,14 @@ class StandingRow:
 
 @dataclass
 class _Tally:
-    tournament_points: Fraction = Fraction(0)
+    #: in units of 1/UNIT (integers: see standings_schemes.UNIT)
+    tournament_points: int = 0
     game_points: int = 0
     species_count: int = 0
     games: int = 0
+    #: the tournament points of every opponent met, per meeting (units), and the meetings
+    opponents_points: int = 0
+    meetings: int = 0
 
 
 def compute_standings(
@@ -85,43 +91,47 @@ def compute_standings(
             f"unknown tournament-point scheme {scheme!r}; choose from {', '.join(sorted(SCHEMES))}"
         )
     tables = _checked(results)
-    score_table = SCHEMES[scheme].table_points
-    against = SCHEMES[scheme].against
+    score_table = SCHEMES[scheme].table_units
+    against = SCHEMES[scheme].against_units
 
     tallies: dict[int, _Tally] = {p: _Tally() for p in player_ids}
-    meetings: dict[int, list[int]] = {p: [] for p in player_ids}
     for table in tables:
         points = score_table(table)
         for seat in table.seats:
-            tally = tallies.setdefault(seat.player_id, _Tally())
+            tally = tallies.get(seat.player_id)
+            if tally is None:
+                tally = tallies[seat.player_id] = _Tally()
             tally.tournament_points += points[seat.player_id]
             tally.game_points += seat.points
             tally.species_count += seat.species_count
             tally.games += 1
-            meetings.setdefault(seat.player_id, []).extend(
-                s.player_id for s in table.seats if s.player_id != seat.player_id
-            )
+    # the opponents' figures once every table is counted: a table's total less one's own
+    for table in tables:
+        seated = [tallies[seat.player_id] for seat in table.seats]
+        total = sum(t.tournament_points for t in seated)
+        for tally in seated:
+            tally.opponents_points += total - tally.tournament_points
+            tally.meetings += len(seated) - 1
 
-    opponents_average: dict[int, Fraction] = {}
-    for player in player_ids:
-        met = meetings[player]
-        opponents_average[player] = (
-            sum((tallies[o].tournament_points for o in met), Fraction(0)) / len(met)
-            if met
-            else Fraction(0)
-        )
-
-    simple_keys: dict[str, Callable[[int], Fraction]] = {
-        "game_points": lambda p: Fraction(tallies[p].game_points),
-        "opponents_average": lambda p: opponents_average[p],
-        "species_count": lambda p: Fraction(tallies[p].species_count),
+    # averages compared exactly as integers over the least common number of meetings
+    common = math.lcm(*{tallies[p].meetings for p in player_ids if tallies[p].meetings} or {1})
+    opponents_average = {
+        p: t.opponents_points * (common // t.meetings) if t.meetings else 0
+        for p in player_ids
+        for t in (tallies[p],)
     }
-    head_to_head: dict[int, Fraction] = {}
+    simple_keys: dict[str, Callable[[int], int]] = {
+        "game_points": lambda p: tallies[p].game_points,
+        "opponents_average": lambda p: opponents_average[p],
+        "species_count": lambda p: tallies[p].species_count,
+    }
+    head_to_head: dict[int, int] = {}
     # each player's tables, so a tied group looks only at its own (not at every table per group)
     tables_of: dict[int, list[int]] = {}
-    for index, table in enumerate(tables):
-        for seat in table.seats:
-            tables_of.setdefault(seat.player_id, []).append(index)
+    if "head_to_head" in tiebreak_order:
+        for index, table in enumerate(tables):
+            for seat in table.seats:
+                tables_of.setdefault(seat.player_id, []).append(index)
     groups: list[list[int]] = [list(player_ids)]
     for criterion in ("tournament_points", *tiebreak_order):
         if criterion == "tournament_points":
@@ -146,24 +156,29 @@ def compute_standings(
         rank = len(rows) + 1
         for player in group:
             tally = tallies[player]
+            # int / int is correctly rounded: the same float as the exact fraction's
             rows.append(
                 StandingRow(
                     rank=rank,
                     player_id=player,
-                    tournament_points=float(tally.tournament_points),
+                    tournament_points=tally.tournament_points / UNIT,
                     game_points=tally.game_points,
-                    opponents_average=float(opponents_average[player]),
+                    opponents_average=(
+                        tally.opponents_points / (UNIT * tally.meetings) if tally.meetings else 0.0
+                    ),
                     species_count=tally.species_count,
                     games=tally.games,
-                    head_to_head=float(head_to_head.get(player, 0)),
+                    head_to_head=head_to_head.get(player, 0) / UNIT,
                 )
             )
     return rows
 
 
-def _split(group: list[int], values: dict[int, Fraction]) -> list[list[int]]:
+def _split(group: list[int], values: dict[int, int]) -> list[list[int]]:
     """Split a tied group by a value, highest first, keeping the given order within ties."""
-    by_value: dict[Fraction, list[int]] = {}
+    if len(group) == 1:
+        return [group]
+    by_value: dict[int, list[int]] = {}
     for player in group:
         by_value.setdefault(values[player], []).append(player)
     return [by_value[v] for v in sorted(by_value, reverse=True)]
@@ -172,12 +187,12 @@ def _split(group: list[int], values: dict[int, Fraction]) -> list[list[int]]:
 def _head_to_head(
     group: list[int],
     tables: list[TableResult],
-    against: Callable[[TableResult, SeatResult, SeatResult], Fraction],
-) -> dict[int, Fraction]:
-    """Tournament points each player of `group` earned against the others in it (`tables`: at
-    least every table where two of them met)."""
+    against: Callable[[TableResult, SeatResult, SeatResult], int],
+) -> dict[int, int]:
+    """Tournament points (units) each player of `group` earned against the others in it
+    (`tables`: at least every table where two of them met)."""
     members = set(group)
-    earned = {p: Fraction(0) for p in group}
+    earned = {p: 0 for p in group}
     for table in tables:
         seated = [s for s in table.seats if s.player_id in members]
         if len(seated) < 2:

@@ -58,62 +58,73 @@ def beats(table: TableResult, seat: SeatResult, other: SeatResult) -> bool:
     return table.species_tiebreak and seat.species_count > other.species_count
 
 
-def pairwise_share(table: TableResult, seat: SeatResult, other: SeatResult) -> Fraction:
-    """1 for finishing ahead of `other`, 1/2 for a tie, 0 for finishing behind."""
+#: tournament points are counted in whole units of 1/UNIT: at a table of 2 to 4 every scheme hands
+#: out halves over 1, 2 or 3 opponents, or a win split up to 4 ways, all whole twelfths, so
+#: standings add and compare integers (exactly, and far faster than fractions)
+UNIT = 12
+
+
+def _halves(table: TableResult, seat: SeatResult, other: SeatResult) -> int:
+    """2 for finishing ahead of `other`, 1 for a tie, 0 for finishing behind."""
     if beats(table, seat, other):
-        return Fraction(1)
-    if beats(table, other, seat):
-        return Fraction(0)
-    return Fraction(1, 2)
+        return 2
+    return 0 if beats(table, other, seat) else 1
 
 
-def _opponents_beaten(table: TableResult) -> dict[int, Fraction]:
-    return {
-        seat.player_id: sum(
-            (pairwise_share(table, seat, other) for other in table.seats if other is not seat),
-            Fraction(0),
-        )
-        for seat in table.seats
-    }
+def _opponents_beaten_halves(table: TableResult) -> dict[int, int]:
+    # the order `beats` decides by, as one comparable key per seat (the hot loop of big events)
+    keys = [(s.points, s.species_count if table.species_tiebreak else 0) for s in table.seats]
+    return {seat.player_id: sum(2 if key > other else 1 if key == other else 0 for other in keys) - 1
+            for seat, key in zip(table.seats, keys, strict=True)}
 
 
-def beaten_points(table: TableResult) -> dict[int, Fraction]:
+def beaten_units(table: TableResult) -> dict[int, int]:
     """Opponents beaten / opponents at the table, a tie counting half: a win is worth 1 at
     every table size, so 2-, 3- and 4-player tables weigh the same."""
-    opponents = len(table.seats) - 1
-    return {p: v / opponents for p, v in _opponents_beaten(table).items()}
+    per_half = UNIT // 2 // (len(table.seats) - 1)
+    return {p: v * per_half for p, v in _opponents_beaten_halves(table).items()}
 
 
-def placement_points(table: TableResult) -> dict[int, Fraction]:
+def placement_units(table: TableResult) -> dict[int, int]:
     """N-1 for first place down to 0 for last; tied players share the average of the places
     they cover. Equals the number of opponents beaten (ties half), so bigger tables give more."""
-    return _opponents_beaten(table)
+    return {p: v * (UNIT // 2) for p, v in _opponents_beaten_halves(table).items()}
 
 
-def win_points(table: TableResult) -> dict[int, Fraction]:
+def win_units(table: TableResult) -> dict[int, int]:
     """1 to the winner; a shared win splits the point equally between the tied winners."""
-    beaten = _opponents_beaten(table)
     winners = [
         s.player_id
         for s in table.seats
         if not any(beats(table, other, s) for other in table.seats if other is not s)
     ]
-    return {p: Fraction(1, len(winners)) if p in winners else Fraction(0) for p in beaten}
+    return {s.player_id: UNIT // len(winners) if s.player_id in winners else 0 for s in table.seats}
+
+
+def _pairwise_units(table: TableResult, seat: SeatResult, other: SeatResult) -> int:
+    """1 for finishing ahead of `other`, 1/2 for a tie, 0 for finishing behind."""
+    return _halves(table, seat, other) * (UNIT // 2)
+
+
+def _share_per_opponent_units(table: TableResult, seat: SeatResult, other: SeatResult) -> int:
+    return _halves(table, seat, other) * (UNIT // 2 // (len(table.seats) - 1))
 
 
 @dataclass(frozen=True)
 class Scheme:
     """A tournament-point scheme: points per table, and points earned against one opponent
-    (used by the head-to-head tie-break)."""
+    (used by the head-to-head tie-break), in units of 1/UNIT and as fractions."""
 
     name: str
     description: str
-    table_points: Callable[[TableResult], dict[int, Fraction]]
-    against: Callable[[TableResult, SeatResult, SeatResult], Fraction]
+    table_units: Callable[[TableResult], dict[int, int]]
+    against_units: Callable[[TableResult, SeatResult, SeatResult], int]
 
+    def table_points(self, table: TableResult) -> dict[int, Fraction]:
+        return {p: Fraction(v, UNIT) for p, v in self.table_units(table).items()}
 
-def _share_per_opponent(table: TableResult, seat: SeatResult, other: SeatResult) -> Fraction:
-    return pairwise_share(table, seat, other) / (len(table.seats) - 1)
+    def against(self, table: TableResult, seat: SeatResult, other: SeatResult) -> Fraction:
+        return Fraction(self.against_units(table, seat, other), UNIT)
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -121,21 +132,21 @@ SCHEMES: dict[str, Scheme] = {
         "beaten",
         "Opponents beaten divided by opponents at the table, a tie counting half "
         "(a win is worth 1 at a table of any size).",
-        beaten_points,
-        _share_per_opponent,
+        beaten_units,
+        _share_per_opponent_units,
     ),
     "placement": Scheme(
         "placement",
         "Places: N-1 points for first down to 0 for last at a table of N; tied players "
         "share the places they cover (3/2/1/0 at four players, 1/0 at two).",
-        placement_points,
-        pairwise_share,
+        placement_units,
+        _pairwise_units,
     ),
     "win": Scheme(
         "win",
         "1 point for winning the table; a shared win splits the point between the winners.",
-        win_points,
-        _share_per_opponent,
+        win_units,
+        _share_per_opponent_units,
     ),
 }
 DEFAULT_SCHEME = "beaten"
@@ -147,4 +158,4 @@ def tournament_points(table: TableResult, scheme: str = DEFAULT_SCHEME) -> dict[
         raise StandingsError(
             f"unknown tournament-point scheme {scheme!r}; choose from {', '.join(sorted(SCHEMES))}"
         )
-    return {p: float(v) for p, v in SCHEMES[scheme].table_points(table).items()}
+    return {p: v / UNIT for p, v in SCHEMES[scheme].table_units(table).items()}
