@@ -3,14 +3,16 @@ a player's profile (issue 16)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from .db import get_session
-from .services import ratings, registry
+from .services import club_exchange, ratings, registry
 from .services.errors import InputError
+from .services.uploads import read_json
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -79,3 +81,31 @@ def recompute() -> Any:
     done = ratings.recompute(get_session())
     flash(f"Ratings recomputed from {done.tables} confirmed tables: {done.players} players.", "ok")
     return redirect(url_for("club.ratings_page"))
+
+
+@bp.get("/export.json")
+def export_json() -> Any:
+    body = json.dumps(club_exchange.export_club(get_session()), indent=1, ensure_ascii=False)
+    # names and e-mails of the club's players: kept out of shared caches, as the event exports
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="club.json"',
+                             "Cache-Control": "private, no-store"})
+
+
+@bp.post("/import")
+def import_json() -> Any:
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        flash("Choose the club's JSON export to import.", "error")
+        return redirect(url_for("club.players"))
+    try:
+        done = club_exchange.import_club(get_session(), read_json(upload.read(), "file", "a club export"))
+    except InputError as bad:
+        flash("Nothing imported: " + " ".join(bad.errors.values()), "error")
+        return redirect(url_for("club.players"))
+    message = (f"Club imported: {done.entries} registry entries linked to {done.links} players, {done.seasons} "
+               f"seasons, {done.ratings} ratings checked against the results.")
+    if done.unlinked:
+        message += f" {done.unlinked} players of events the file does not cover are unlinked: match them on Review."
+    flash(message, "ok")
+    return redirect(url_for("club.players"))

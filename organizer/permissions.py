@@ -94,6 +94,7 @@ RULES: dict[str, Need] = {
     "club.players": Need.ORGANIZER, "club.merge": Need.ORGANIZER, "club.review": Need.ORGANIZER,
     "club.resolve": Need.ORGANIZER, "club.match_unlinked": Need.ORGANIZER, "club.profile": Need.ORGANIZER,
     "club.ratings_page": Need.ORGANIZER, "club.recompute": Need.ORGANIZER,
+    "club.export_json": Need.ORGANIZER, "club.import_json": Need.ORGANIZER,
     "seasons.index": Need.ORGANIZER, "seasons.create": Need.ORGANIZER, "seasons.show": Need.ORGANIZER,
     "seasons.projector": Need.ORGANIZER, "seasons.league_download": Need.ORGANIZER,
 }

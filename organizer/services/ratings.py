@@ -136,13 +136,18 @@ def recompute(session: Session) -> Recomputed:
     """Replace every stored rating point by a replay of all confirmed results."""
     tables = rated_tables(session)
     points = compute(tables)
+    store(session, points)
+    session.commit()
+    return Recomputed(len(tables), len({p.club_player_id for p in points}), len(points))
+
+
+def store(session: Session, points: Sequence[Point]) -> None:
+    """Replace the stored rating points by ``points`` (the caller commits)."""
     session.execute(delete(RatingPoint))
     if points:
         session.execute(insert(RatingPoint), params=[
             {"club_player_id": p.club_player_id, "event_id": p.event_id, "sequence": p.sequence, "mu": p.mu,
              "sigma": p.sigma, "tables": p.tables} for p in points])
-    session.commit()
-    return Recomputed(len(tables), len({p.club_player_id for p in points}), len(points))
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,7 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "practice.act": {"action": "draw deck", "verb": "play", "card": "Oak 3", "cell": "1,0", "nonce": "n",
                          "stamp": "0"},
         "club.merge": {"keep": "1", "gone": "2"}, "club.resolve": {"choice": "new"}, "club.match_unlinked": {},
-        "club.recompute": {},
+        "club.recompute": {}, "club.import_json": {"file": demo.client.get("/club/export.json").get_data()},
         "seasons.create": {"name": "Season 2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31", "rule": "best",
                            "best_of": "3", "min_events": "0"},
     }

@@ -10,6 +10,7 @@ from openskill.models import PlackettLuce
 from sqlmodel import Session, select
 
 from organizer.models import Event, GameTable, Player, RatingPoint, Result, ResultStatus, Round, RoundStatus
+from organizer.models import Seat as SeatRow  # the module's Seat is a seat's figures
 from organizer.services import players as player_service
 from organizer.services import ratings
 
@@ -38,6 +39,7 @@ def play_event(session: Session, name: str, day: date, rounds: list[list[list[Se
             row = GameTable(round_id=round_.id or 0, number=t)
             session.add(row)
             session.flush()
+            session.add_all(SeatRow(table_id=row.id or 0, player_id=ids[n], position=i) for i, (n, _, _) in enumerate(table))
             session.add(Result(table_id=row.id or 0, status=status, seats=[
                 {"player_id": ids[n], "points": p, "species_count": s} for n, p, s in table]))
     session.commit()
