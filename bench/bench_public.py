@@ -158,6 +158,8 @@ def run(args: argparse.Namespace) -> str:
         code, tokens = setup(database_url, args.tables)
         port = free_port()
         env = {**os.environ, "DATABASE_URL": database_url, "ORGANIZER_INSTANCE_PATH": str(workdir / "instance")}
+        if not args.no_wal:  # the README's setting for a room of phones on SQLite: readers never wait for a writer
+            env["ORGANIZER_SQLITE_WAL"] = "1"
         gunicorn = Path(sys.executable).parent / "gunicorn"
         command = [str(gunicorn), "-c", "python:organizer.live_gunicorn"]
         command += ["-w", str(args.workers)] if args.workers else []
@@ -202,9 +204,11 @@ def run(args: argparse.Namespace) -> str:
         shutil.rmtree(workdir, ignore_errors=True)
 
     backend = "PostgreSQL" if args.database_url.startswith("postgres") else "SQLite"
+    wal = "" if args.no_wal or backend != "SQLite" else " (WAL)"
     lines = [f"Public event page: {args.phones} phones polling every {PERIOD:.0f} s while {len(tokens)} tables report "
              f"from the players' pages (each table every {args.report_every:.0f} s), {elapsed:.0f} s, gunicorn "
-             f"{' '.join(command[1:command.index('-b')])}, {backend}, {platform.machine()} x {os.cpu_count()} cores "
+             f"{' '.join(command[1:command.index('-b')])}, {backend}{wal}, "
+             f"{platform.machine()} x {os.cpu_count()} cores "
              f"(load average {os.getloadavg()[0]:.1f} at the end), load generator on the same machine.", "",
              "| request | count | per second | p50 ms | p95 ms | p99 ms | errors |", "|---|---|---|---|---|---|---|"]
     phone_latencies: list[float] = []
@@ -239,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=0)
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--database-url", default="")
+    parser.add_argument("--no-wal", action="store_true", help="SQLite without ORGANIZER_SQLITE_WAL=1")
     args = parser.parse_args(argv)
     print(run(args), flush=True)
     return 0
