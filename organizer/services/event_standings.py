@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import func
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
@@ -17,6 +18,9 @@ from .rules import species_tiebreak
 
 @dataclass(frozen=True)
 class StandingsView:
+    """The standings' rows with the figures behind the provisional and disputed notes;
+    ``players`` holds at least the players of the rows shown (every player: ``standings_view``)."""
+
     rows: list[Any]
     players: dict[int, Player]
     counted_tables: int
@@ -64,25 +68,94 @@ def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]
     return results, unconfirmed, disputed
 
 
-def standings_for(session: Session, event: Event) -> list[Any]:
-    return standings_view(session, event).rows
+def _fingerprint(session: Session, event: Event, player_ids: list[int]) -> tuple[Any, ...]:
+    """What the standings' rows depend on, read cheaply: every result entered, corrected,
+    confirmed, disputed or removed changes a count, a sum or the newest change; the rounds'
+    statuses and formats, the event's settings and its players (as in ``leagues._fingerprints``)."""
+    # sqlalchemy's select: sqlmodel's types stop at four columns
+    results = session.execute(
+        select_columns(func.count(), func.sum(col(Result.id)), func.sum(col(Result.version)),
+                       func.max(col(Result.updated_at)),
+                       func.count().filter(col(Result.status) == ResultStatus.DISPUTED),
+                       func.count().filter(col(Result.status) == ResultStatus.CONFIRMED))
+        .join(GameTable, col(GameTable.id) == Result.table_id)
+        .join(Round, col(Round.id) == GameTable.round_id)
+        .where(col(Round.event_id) == event.id)).one()
+    rounds = session.execute(
+        select_columns(col(Round.id), col(Round.number), col(Round.status), col(Round.format))
+        .where(col(Round.event_id) == event.id).order_by(col(Round.id))).all()
+    return (event.version, event.edition, event.point_scheme, tuple(event.tiebreak_order), tuple(results),
+            tuple(tuple(r) for r in rounds), tuple(player_ids))
 
 
-def standings_view(session: Session, event: Event) -> StandingsView:
+@dataclass(frozen=True)
+class _Computed:
+    rows: list[Any]
+    counted_tables: int
+    unconfirmed_tables: int
+    disputed_tables: int
+
+
+#: the last standings computed per event, with the fingerprint they were computed at: a page or
+#: the projector polling an unchanged event of 10,000 players costs two small queries, not a
+#: second of arithmetic (per process; the fingerprint is read from the database each time)
+_COMPUTED: dict[int, tuple[tuple[Any, ...], _Computed]] = {}
+_MAX_CACHED = 32
+
+
+def _computed(session: Session, event: Event) -> _Computed:
     from . import standings
 
     assert event.id is not None
-    players = {p.id: p for p in session.exec(select(Player).where(Player.event_id == event.id)).all() if p.id is not None}
+    player_ids = list(session.exec(select(Player.id).where(Player.event_id == event.id)
+                                   .order_by(col(Player.id))).all())
+    ids = [p for p in player_ids if p is not None]
+    key = _fingerprint(session, event, ids)
+    # one process may serve several databases (the tests do): the event's id is not enough
+    key = (str(session.get_bind().engine.url), *key)
+    cached = _COMPUTED.get(event.id)
+    if cached is not None and cached[0] == key:
+        return cached[1]
     results, unconfirmed, disputed = _table_results(session, event)
     order = tuple(event.tiebreak_order) or tuple(standings.DEFAULT_TIEBREAKS)
-    rows = standings.compute_standings(sorted(players), results, order, event.point_scheme)
-    return StandingsView(list(rows), players, len(results), unconfirmed, disputed)
+    rows = standings.compute_standings(ids, results, order, event.point_scheme)
+    computed = _Computed(rows, len(results), unconfirmed, disputed)
+    if len(_COMPUTED) >= _MAX_CACHED and event.id not in _COMPUTED:
+        _COMPUTED.clear()
+    _COMPUTED[event.id] = (key, computed)
+    return computed
+
+
+def standings_for(session: Session, event: Event) -> list[Any]:
+    return list(_computed(session, event).rows)
+
+
+def standings_view(session: Session, event: Event) -> StandingsView:
+    assert event.id is not None
+    computed = _computed(session, event)
+    players = {p.id: p for p in session.exec(select(Player).where(Player.event_id == event.id)).all() if p.id is not None}
+    return StandingsView(list(computed.rows), players, computed.counted_tables, computed.unconfirmed_tables,
+                         computed.disputed_tables)
+
+
+def standings_top(session: Session, event: Event, count: int) -> StandingsView:
+    """The first ``count`` rows of the standings, with only their players (the projector)."""
+    computed = _computed(session, event)
+    rows = computed.rows[:count]
+    return StandingsView(rows, _players(session, [row.player_id for row in rows]), computed.counted_tables,
+                         computed.unconfirmed_tables, computed.disputed_tables)
+
+
+def _players(session: Session, ids: list[int]) -> dict[int, Player]:
+    if not ids:
+        return {}
+    return {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(ids))).all() if p.id is not None}
 
 
 @dataclass(frozen=True)
 class StandingsPage:
     """A page of the standings, or of the rows whose player's name holds ``search`` (ranks stay
-    those of the whole event)."""
+    those of the whole event). ``view.players`` holds the players of the page's rows."""
 
     view: StandingsView
     rows: list[Any]
@@ -92,12 +165,18 @@ class StandingsPage:
 
 def standings_page(session: Session, event: Event, search: str = "", number: int | None = None,
                    per_page: int = 100) -> StandingsPage:
-    view = standings_view(session, event)
+    assert event.id is not None
+    computed = _computed(session, event)
     search = text.clean_name(search)[:80]
-    rows = view.rows
+    rows = computed.rows
     key = text.name_key(search)
     if key:
-        rows = [row for row in rows if row.player_id in view.players
-                and key in view.players[row.player_id].name_key]
+        # names as a column, not 10,000 model objects
+        found = {player_id for player_id, name_key in session.exec(
+            select(Player.id, Player.name_key).where(Player.event_id == event.id)).all() if key in name_key}
+        rows = [row for row in rows if row.player_id in found]
     page = page_of(len(rows), number, per_page)
-    return StandingsPage(view, rows[page.offset:page.offset + page.per_page], page, search)
+    shown = rows[page.offset:page.offset + page.per_page]
+    view = StandingsView(list(computed.rows), _players(session, [row.player_id for row in shown]),
+                         computed.counted_tables, computed.unconfirmed_tables, computed.disputed_tables)
+    return StandingsPage(view, shown, page, search)
