@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, g, make_response, render_template
+from flask import Flask, Response, current_app, g, make_response, render_template
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -40,20 +40,32 @@ def _roll_back() -> None:
             log.exception("rollback failed")
 
 
+def _bare_message(status: int, message: str) -> str:
+    """The message alone, rendered without the context processors: those read the signed-in
+    account from the database, which may be what just failed (a locked file)."""
+    template = current_app.jinja_env.get_template("partials/error.html")
+    return template.render(status=status, message=message)
+
+
 def _error_response(status: int, message: str) -> Response:
     if htmx:
         # Shown in the page's message area instead of replacing the element that asked.
-        response = make_response(render_template("partials/error.html", status=status, message=message), status)
+        try:
+            fragment = render_template("partials/error.html", status=status, message=message)
+        except Exception:  # noqa: BLE001 - the database behind the context processors failed
+            log.exception("error fragment fell back to the bare message")
+            fragment = _bare_message(status, message)
+        response = make_response(fragment, status)
         response.headers["HX-Retarget"] = "#messages"
         response.headers["HX-Reswap"] = "innerHTML"
         return response
     try:
         page = render_template("error.html", status=status, message=message)
-    except Exception:
+    except Exception:  # noqa: BLE001 - the database behind the context processors failed
         # The whole page shows who is signed in, read from the database; when that is what
         # failed, the message alone still tells the user what happened.
         log.exception("error page fell back to the bare message")
-        page = render_template("partials/error.html", status=status, message=message)
+        page = _bare_message(status, message)
     return make_response(page, status)
 
 
