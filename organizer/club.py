@@ -97,12 +97,12 @@ def import_json() -> Any:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         flash("Choose the club's JSON export to import.", "error")
-        return redirect(url_for("club.players"))
+        return players(), 422
     try:
         done = club_exchange.import_club(get_session(), read_json(upload.read(), "file", "a club export"))
     except InputError as bad:
         flash("Nothing imported: " + " ".join(bad.errors.values()), "error")
-        return redirect(url_for("club.players"))
+        return players(), 422
     message = (f"Club imported: {done.entries} registry entries linked to {done.links} players, {done.seasons} "
                f"seasons, {done.ratings} ratings checked against the results.")
     if done.unlinked:

@@ -139,5 +139,5 @@ def test_export_and_import_pages(signed_in: FlaskClient, session: Session) -> No
                             content_type="multipart/form-data", follow_redirects=True)
     assert "Club imported: 4 registry entries linked to 6 players, 1 seasons" in posted.text
     refused = signed_in.post("/club/import", data={"file": (io.BytesIO(b"{}"), "club.json")},
-                             content_type="multipart/form-data", follow_redirects=True)
-    assert "Nothing imported: Not a club export" in refused.text
+                             content_type="multipart/form-data")
+    assert refused.status_code == 422 and "Nothing imported: Not a club export" in refused.text
