@@ -52,7 +52,7 @@ def _error_response(status: int, message: str) -> Response:
         # Shown in the page's message area instead of replacing the element that asked.
         try:
             fragment = render_template("partials/error.html", status=status, message=message)
-        except Exception:  # noqa: BLE001 - the database behind the context processors failed
+        except Exception:  # the database behind the context processors failed
             log.exception("error fragment fell back to the bare message")
             fragment = _bare_message(status, message)
         response = make_response(fragment, status)
@@ -61,7 +61,7 @@ def _error_response(status: int, message: str) -> Response:
         return response
     try:
         page = render_template("error.html", status=status, message=message)
-    except Exception:  # noqa: BLE001 - the database behind the context processors failed
+    except Exception:  # the database behind the context processors failed
         # The whole page shows who is signed in, read from the database; when that is what
         # failed, the message alone still tells the user what happened.
         log.exception("error page fell back to the bare message")
