@@ -176,9 +176,9 @@ def compare_and_set(session: Session, model: type[SQLModel], row_id: int, expect
 
 #: who plays a seat when it is due: None for a person, else a bot kind
 SeatPlayers = Sequence[str | None]
-#: a request starts no further bot move after this long, so a strong bot (capped at 0.8 s a
-#: decision) holds a web worker about a second at most; the moves left are owed and played by
-#: the screen's next tick
+#: at a table with a strong bot a request starts no further bot move after this long, so the
+#: strong bot (capped at 0.8 s a decision) holds a web worker about a second at most; the moves
+#: left are owed and played by the screen's next tick
 BOT_SECONDS = 0.2
 
 
@@ -190,6 +190,7 @@ def bot_entries(state: State, players: SeatPlayers, game_seed: int, now: float,
     the log position and the seat."""
     entries: list[list[Any]] = []
     started = time.perf_counter()
+    slow = "strong" in players  # the other bots take milliseconds: their moves all come at once
     pending_timeouts = set(timed_out)
     situation = state.stamp(None)
     while not state.is_terminal():
@@ -203,7 +204,7 @@ def bot_entries(state: State, players: SeatPlayers, game_seed: int, now: float,
         if not due:
             break
         for seat, kind, why in due:
-            if entries and time.perf_counter() - started > BOT_SECONDS:
+            if slow and entries and time.perf_counter() - started > BOT_SECONDS:
                 return entries  # the rest stays owed: the screen's tick POST plays it next
             rng = random.Random(f"arboretum-live-bot:{game_seed}:{state.version}:{seat}")
             action = make_bot(kind).choose(state, seat, rng)
