@@ -17,6 +17,7 @@ from .rounds import load_round
 from .services import live_overview, live_poll, live_seats, live_tables
 from .services.errors import InputError
 from .services.live_log import Replayed
+from .services.paging import page_number
 
 bp = Blueprint("live", __name__)
 
@@ -107,8 +108,9 @@ def act(token: str) -> Any:
 # -- the organizer's overview --------------------------------------------------------------------
 
 def _overview(event: Event, rnd: Round, status: int = 200, errors: dict[str, str] | None = None) -> Any:
-    rows = live_overview.overview(get_session(), event, rnd)
-    return render_page("live/overview.html", "live_overview.html", status, event=event, round=rnd, rows=rows,
+    listed = live_overview.overview(get_session(), event, rnd, page_number=page_number(request.args.get("page")))
+    return render_page("live/overview.html", "live_overview.html", status, event=event, round=rnd, rows=listed.rows,
+                       page=listed.page,
                        errors=errors or {}, timer=event.pick_timer_seconds)
 
 

@@ -6,13 +6,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sqlmodel import Session
+from sqlmodel import Session, col, func, select
 
 from engine import Progress
 
-from ..models import Event, Round
+from ..models import Event, GameTable, Player, Result, Round, Seat
 from .live_tables import TableGame
-from .rounds import TableSeating, tables_of
+from .paging import Page, page_of
+from .rounds import SeatedPlayer, TableSeating
+
+#: tables a page of the overview shows (a round of 10,000 players has 2,500)
+PER_PAGE = 50
 
 
 @dataclass(frozen=True)
@@ -48,14 +52,46 @@ def describe_progress(progress: Progress) -> tuple[str, str]:
     return f"turn {p.turn}, {p.actor_name} {p.phase_text}", f"{p.draw_pile} cards in the draw pile"
 
 
-def overview(session: Session, event: Event, rnd: Round, now: float | None = None) -> list[TableProgress]:
-    """Every table of the round as stored: progress, and who is holding it up for how long
+@dataclass(frozen=True)
+class Overview:
+    """A page of the round's tables, in table order."""
+
+    rows: list[TableProgress]
+    page: Page
+
+
+def _page_tables(session: Session, rnd: Round, page_number: int | None) -> tuple[list[TableSeating], Page]:
+    """The tables of one page with seats, players and results, as ``rounds.tables_of`` reads a
+    whole round (four queries, limited to the page's tables)."""
+    total = session.exec(select(func.count()).select_from(GameTable).where(GameTable.round_id == rnd.id)).one()
+    page = page_of(int(total), page_number, PER_PAGE)
+    tables = session.exec(select(GameTable).where(GameTable.round_id == rnd.id).order_by(col(GameTable.number))
+                          .offset(page.offset).limit(page.per_page)).all()
+    if not tables:
+        return [], page
+    ids = [t.id for t in tables]
+    seats = session.exec(select(Seat).where(col(Seat.table_id).in_(ids)).order_by(col(Seat.position))).all()
+    player_ids = {s.player_id for s in seats if s.player_id is not None}
+    players = ({p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(player_ids))).all()}
+               if player_ids else {})
+    results = {r.table_id: r for r in session.exec(select(Result).where(col(Result.table_id).in_(ids))).all()}
+    by_table: dict[int, list[SeatedPlayer]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(
+            SeatedPlayer(seat, players.get(seat.player_id) if seat.player_id else None))
+    return [TableSeating(t, by_table.get(t.id or 0, []), results.get(t.id or 0)) for t in tables], page
+
+
+def overview(session: Session, event: Event, rnd: Round, now: float | None = None,
+             page_number: int | None = None) -> Overview:
+    """A page of the round's tables as stored: progress, and who is holding it up for how long
     (read only: the overview is a GET; tables are dealt by POSTs, and what bots and the pick
     timer owe is played by the POST a seat's page sends)."""
     assert rnd.id is not None
     now = time.time() if now is None else now
+    views, page = _page_tables(session, rnd, page_number)
     rows = []
-    for view in tables_of(session, rnd.id):
+    for view in views:
         table = view.table
         if not table.digital or table.log_version == 0:
             rows.append(TableProgress(view, False, rnd.format, "on paper" if not table.digital else "not started",
@@ -70,4 +106,4 @@ def overview(session: Session, event: Event, rnd: Round, now: float | None = Non
         described, left = describe_progress(progress)
         rows.append(TableProgress(view, True, progress.mode, described, left, awaited, progress.finished,
                                   replayed.version))
-    return rows
+    return Overview(rows, page)

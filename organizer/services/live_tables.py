@@ -102,7 +102,8 @@ def load_state(session: Session, table: GameTable) -> live_log.Replayed:
 
 def find_table(session: Session, rnd: Round, number: int) -> TableSeating | None:
     assert rnd.id is not None
-    return next((v for v in tables_of(session, rnd.id) if v.table.number == number), None)
+    # only that table: a round of 2,500 tables took seconds to load whole
+    return next(iter(tables_of(session, rnd.id, number)), None)
 
 
 # -- starting -------------------------------------------------------------------------------------
