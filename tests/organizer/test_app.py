@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from organizer import PROJECT_ROOT, create_app
+from organizer import PROJECT_ROOT, create_app, permissions
 from organizer.db import normalise_url
 from organizer.pages import render_page
 
@@ -86,10 +86,13 @@ def test_htmx_errors_go_to_the_message_area(signed_in: FlaskClient) -> None:
     assert "<html" not in response.text
 
 
-def test_a_crash_shows_a_friendly_page_not_a_traceback(app: Flask) -> None:
+def test_a_crash_shows_a_friendly_page_not_a_traceback(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     @app.get("/boom")
     def boom() -> str:
         raise RuntimeError("kaput")
+
+    # every page needs its rule; this one is open to anyone
+    monkeypatch.setitem(permissions.RULES, "boom", permissions.Need.PUBLIC)
 
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = app.test_client().get("/boom")
