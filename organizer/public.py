@@ -134,7 +134,7 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
         context["seat_url"] = url_for("live.seat", token=page.seat_token, _external=True)
     if page.view is not None and page.view.result is None and not form:
         context["form"] = {}
-    status_html = render_template("partials/public_player_status.html", **context)
+    status_html = Markup(render_template("partials/public_player_status.html", **context))
     context["status_html"] = status_html
     context["stamp"] = hashlib.sha256(status_html.encode()).hexdigest()[:16]
     if part == "status":

@@ -154,6 +154,7 @@ def test_self_check_in_when_opened_and_rate_limited(app: Flask, signed_in: Flask
     players = add_players(session, event, 3, checked_in=False)
     me = players[0]
     client = app.test_client()
+    assert '<button class="button" type="submit">I am here' not in client.get(f"/p/{me.token}").text
     refused = client.post(f"/p/{me.token}/check-in")
     assert refused.status_code == 422 and "desk for this event" in refused.text
     session.refresh(me)
@@ -161,6 +162,7 @@ def test_self_check_in_when_opened_and_rate_limited(app: Flask, signed_in: Flask
     set_players_side(signed_in, session, event, self_check_in="on")
     done = client.post(f"/p/{me.token}/check-in", headers=HX)
     assert done.status_code == 200 and "Checked in" in done.text
+    assert "&lt;" not in done.text  # the status part is markup, not text
     session.refresh(me)
     assert me.checked_in and me.self_checked_in_at is not None
     entry = session.exec(select(AuditEntry).where(AuditEntry.action == "player.checked_in")).one()
