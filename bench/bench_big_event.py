@@ -2,7 +2,7 @@
 0.5 s at 10,000 players").
 
     .venv/bin/python bench/bench_big_event.py [--players 10000] [--rounds 4] [--repeat 5]
-        [--database-url URL] [--with-pdfs] [--only SUBSTRING]
+        [--database-url URL] [--with-pdfs] [--only SUBSTRING[,SUBSTRING...]]
 
 Set-up (about ten seconds on SQLite): an event of ``--players`` checked-in players and
 ``--rounds`` rounds at 4-player tables (2,500 tables a round at 10,000 players), every round but
@@ -162,7 +162,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--database-url", help="an empty database (default: SQLite in a temporary folder)")
     parser.add_argument("--with-pdfs", action="store_true")
-    parser.add_argument("--only", help="only pages whose endpoint or path contains this")
+    parser.add_argument("--only", help="only pages whose endpoint or path contains one of these (comma-separated)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -179,7 +179,8 @@ def main() -> None:
             raise SystemExit("signed in, but the event's page is not shown")
         pages = event_pages(app, ids, args.with_pdfs)
         if args.only:
-            pages = [(label, path) for label, path in pages if args.only in label or args.only in path]
+            wanted = [part for part in args.only.split(",") if part]
+            pages = [(label, path) for label, path in pages if any(w in label or w in path for w in wanted)]
         print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores; "
               f"{args.repeat} requests a page")
         print(f"{'page':<44} {'status':>6} {'best s':>8} {'median s':>9} {'size':>10}")

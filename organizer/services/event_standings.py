@@ -107,9 +107,8 @@ def _computed(session: Session, event: Event) -> _Computed:
     from . import standings
 
     assert event.id is not None
-    player_ids = list(session.exec(select(Player.id).where(Player.event_id == event.id)
-                                   .order_by(col(Player.id))).all())
-    ids = [p for p in player_ids if p is not None]
+    ids = [int(p) for p in session.execute(select_columns(col(Player.id)).where(col(Player.event_id) == event.id)
+                                            .order_by(col(Player.id))).scalars()]
     key = _fingerprint(session, event, ids)
     # one process may serve several databases (the tests do): the event's id is not enough
     key = (str(session.get_bind().engine.url), *key)

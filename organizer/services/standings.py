@@ -207,19 +207,22 @@ def _head_to_head(
 def _checked(results: Iterable[TableResult]) -> list[TableResult]:
     tables = list(results)
     seen_tables: set[tuple[int, int]] = set()
-    seated: set[tuple[int, int]] = set()
+    seated: dict[int, set[int]] = {}  # round -> its players (a set per round: no tuple per seat)
     for table in tables:
         if (table.round_number, table.table_id) in seen_tables:
             raise StandingsError(
                 f"table {table.table_id} of round {table.round_number} has two results"
             )
         seen_tables.add((table.round_number, table.table_id))
+        in_round = seated.get(table.round_number)
+        if in_round is None:
+            in_round = seated[table.round_number] = set()
         for seat in table.seats:
-            if (table.round_number, seat.player_id) in seated:
+            if seat.player_id in in_round:
                 raise StandingsError(
                     f"player {seat.player_id} has two results in round {table.round_number}"
                 )
-            seated.add((table.round_number, seat.player_id))
+            in_round.add(seat.player_id)
     return tables
 
 
