@@ -59,7 +59,8 @@ def refuse_nul() -> None:
     if request.method in ("POST", "PUT", "PATCH") and request.mimetype in (
             "application/x-www-form-urlencoded", "multipart/form-data"):
         fields += [*request.form.keys(), *request.form.values()]
-    if any("\x00" in field for field in fields):
+    # a multipart part with a mangled header can parse with no name at all (None)
+    if any(field and "\x00" in field for field in fields):
         raise NulInRequest()
 
 
