@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from ..models import EntryMode, Event, Player, Result, ResultStatus, Round, RoundStatus, SelfReport, utcnow
-from . import rate_windows, results
+from . import guard, rate_windows, results
 from . import rounds as round_service
 from .errors import InputError
 from .public import PlayerRound, places_at_table
@@ -178,7 +178,11 @@ def report(session: Session, player: Player, round_number: int, table_number: in
     saved = results.save_result(session, event, rnd, view, submission, version, actor(player))
     if event.self_report == SelfReport.PLAYERS:
         fresh = round_service.tables_of(session, rnd.id or 0, table_number)[0]
-        saved = results.confirm_by_seat(session, event, fresh, saved, seat_id, saved.version, None, actor(player))
+        try:
+            saved = results.confirm_by_seat(session, event, fresh, saved, seat_id, saved.version, None, actor(player))
+        except guard.StaleChange:
+            # another phone corrected it in between: the entry stands, the reporter confirms the new one themselves
+            session.rollback()
     return saved
 
 
