@@ -135,3 +135,35 @@ def test_long_standings_are_paged_and_find_a_player_keeps_the_rank(signed_in: Fl
     found = signed_in.get(f"/events/{event.id}/standings?q=player+149", headers=HX).text
     assert "Player 149" in found and found.count('<td data-label="Rank"') == 1
     assert "No players named" in signed_in.get(f"/events/{event.id}/standings?q=nobody").text
+
+
+def test_standings_follow_every_change_of_results_and_players(signed_in: FlaskClient, session: Session,
+                                                              event: Event) -> None:
+    """The rows are computed once per state of the results (a cache): a correction (as many
+    results as before) and a late player show at once."""
+    from organizer.services.event_standings import standings_for
+
+    players = add_players(session, event, 4)
+    signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "1"})
+    signed_in.post(f"/events/{event.id}/rounds/1/publish")
+    rnd = session.exec(select(Round)).one()
+    assert rnd.id is not None
+    view = round_service.tables_of(session, rnd.id)[0]
+    seats = [s.seat for s in view.seats]
+
+    def enter(version: int, points: list[int]) -> None:
+        form = {"mode": "totals", "version": str(version)}
+        for seat, figure in zip(seats, points, strict=True):
+            form[f"points_{seat.id}"], form[f"species_{seat.id}"] = str(figure), "4"
+        assert signed_in.post(f"/events/{event.id}/rounds/1/tables/1/result", data=form).status_code == 302
+
+    enter(0, [40, 30, 20, 10])
+    assert standings_for(session, event)[0].player_id == seats[0].player_id
+    enter(1, [10, 20, 30, 40])  # a correction: the same number of results
+    assert standings_for(session, event)[0].player_id == seats[3].player_id
+    assert standings_for(session, event)[0].game_points == 40
+    late = Player(event_id=event.id, name="Late Lee", name_key="late lee", checked_in=True)
+    session.add(late)
+    session.commit()
+    assert [r.player_id for r in standings_for(session, event)][-1] == late.id
+    assert len(standings_for(session, event)) == len(players) + 1
