@@ -18,7 +18,6 @@ from typing import Any
 from sqlalchemy import JSON, Column, ForeignKey, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-
 # The vocabulary of the stored strings. StrEnum members are the strings themselves, so the
 # database keeps the same values and a comparison with a literal still holds.
 
