@@ -37,34 +37,64 @@ def seat_player_id(table_id: int, position: int, player_id: Any) -> int:
     return -(table_id * 8 + position + 1)
 
 
+#: each result's seats as the standings read them, by (database, result id, version, last change):
+#: its figures change only with a new version (the time tells a reused id apart), so an event's
+#: standings after one result lands parse one result, not 10,000 (per process; cleared when it
+#: grows past what a few big events hold)
+_PARSED: dict[tuple[Any, ...], list[Any]] = {}
+_MAX_PARSED = 200_000
+
+
+def _seats_of(session: Session, wanted: list[tuple[Any, ...]], table_of: dict[int, int]) -> None:
+    from . import standings
+
+    if len(_PARSED) + len(wanted) > _MAX_PARSED:
+        _PARSED.clear()
+    keys = {key[1]: key for key in wanted}
+    ids = list(keys)
+    for start in range(0, len(ids), 1000):
+        for result_id, result_seats in session.execute(
+                select_columns(col(Result.id), col(Result.seats)).where(col(Result.id).in_(ids[start:start + 1000]))):
+            table_id = table_of[result_id]
+            _PARSED[keys[result_id]] = [
+                standings.SeatResult(seat_player_id(table_id, i, s.get("player_id")), int(s["points"]),
+                                     int(s["species_count"]))
+                for i, s in enumerate(result_seats)]
+
+
 def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]:
     from . import standings
 
     # columns, not model objects: 10,000 results load in a fraction of the time
     # sqlalchemy's select: sqlmodel's types stop at four columns
     rows = session.execute(
-        select_columns(col(Result.seats), col(Result.status), col(GameTable.id), col(Round.number), col(Round.format))
+        select_columns(col(Result.id), col(Result.version), col(Result.updated_at), col(Result.status),
+                       col(GameTable.id), col(Round.number), col(Round.format))
         .join(GameTable, col(GameTable.id) == Result.table_id)
         .join(Round, col(Round.id) == GameTable.round_id)
         .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES))
         .order_by(col(Round.number), col(GameTable.number))
     ).all()
+    database = str(session.get_bind().engine.url)
+    keys = [(database, result_id, version, changed) for result_id, version, changed, *_ in rows]
+    missing = [key for key, row in zip(keys, rows, strict=True)
+               if row[3] != ResultStatus.DISPUTED and key not in _PARSED]
+    if missing:
+        _seats_of(session, missing, {row[0]: row[4] for row in rows})
     results = []
     unconfirmed = disputed = 0
     tiebreaks: dict[str, Any] = {}
-    for result_seats, status, table_id, round_number, round_format in rows:
+    for key, (_, _, _, status, table_id, round_number, round_format) in zip(keys, rows, strict=True):
         # A disputed result waits for the organizer; an entered one counts, marked provisional.
         if status == ResultStatus.DISPUTED:
             disputed += 1
             continue
         if status != ResultStatus.CONFIRMED:
             unconfirmed += 1
-        seats = [standings.SeatResult(seat_player_id(table_id, i, s.get("player_id")), int(s["points"]),
-                                      int(s["species_count"]))
-                 for i, s in enumerate(result_seats)]
         if round_format not in tiebreaks:
             tiebreaks[round_format] = species_tiebreak(event.edition, round_format)
-        results.append(standings.TableResult(table_id, round_number, seats, tiebreaks[round_format]))
+        results.append(standings.TableResult(table_id, round_number, _PARSED[key],
+                                             tiebreaks[round_format]))
     return results, unconfirmed, disputed
 
 
