@@ -39,11 +39,12 @@ def _seats(demo: DemoApp) -> dict[int, list[int]]:
 
 
 def tokens(demo: DemoApp) -> list[str]:
-    """Seat tokens of the live table 3, the practice game's token, and wrong ones."""
+    """Seat tokens of the live table 3, the practice game's token, three players' own tokens, and wrong ones."""
     seat_tokens = [t for (t,) in _query(demo, "SELECT seat.token FROM seat JOIN gametable ON gametable.id = "
                                               "seat.table_id WHERE gametable.number = 3")]
     practice = [t for (t,) in _query(demo, "SELECT token FROM practicegame")]
-    return [*seat_tokens, *practice, "wrong-token", ""]
+    players = [t for (t,) in _query(demo, "SELECT token FROM player ORDER BY id LIMIT 3")]
+    return [*seat_tokens, *practice, *players, "wrong-token", ""]
 
 
 def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
@@ -93,7 +94,14 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "practice.act": {"action": "draw deck", "verb": "play", "card": "Oak 3", "cell": "1,0", "nonce": "n",
                          "stamp": "0"},
         "club.merge": {"keep": "1", "gone": "2"}, "club.resolve": {"choice": "new"}, "club.match_unlinked": {},
-        "club.recompute": {}, "club.import_json": {"file": demo.client.get("/club/export.json").get_data()},
+        "club.recompute": {},
+        "public.player_check_in": {}, "public.player_drop": {},
+        "public.player_report": {**totals, "round": "1", "table": "3"},
+        "public.player_confirm": {"round": "1", "table": "1", "version": "1"},
+        "public.player_dispute": {"round": "1", "table": "1", "version": "1", "note": "my Oak was 12"},
+        "public.settings": {"public_page": "on", "self_check_in": "on", "self_report": "players",
+                            "attention_minutes": "20", "version": "1"},
+        "public.send_link": {}, "club.import_json": {"file": demo.client.get("/club/export.json").get_data()},
         "seasons.create": {"name": "Season 2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31", "rule": "best",
                            "best_of": "3", "min_events": "0"},
     }
