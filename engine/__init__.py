@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .arboretum import Arboretum, Cell
-    from .cards import Card, Edition, choose_species, edition_species, make_deck, species_colour, species_count
+    from .cards import (
+        Card,
+        Edition,
+        choose_species,
+        edition_species,
+        make_deck,
+        species_code,
+        species_colour,
+        species_count,
+    )
     from .case import ScoreCase, parse_case, parse_case_text
     from .errors import (
         ActionParseError,
@@ -60,7 +69,8 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("Arboretum", "Cell",), "arboretum"),
     **dict.fromkeys(
         (
-            "Card", "Edition", "choose_species", "edition_species", "make_deck", "species_colour", "species_count",
+            "Card", "Edition", "choose_species", "edition_species", "make_deck", "species_code", "species_colour",
+            "species_count",
         ),
         "cards",
     ),
@@ -107,5 +117,5 @@ __all__ = [
     "PlayerScore", "Progress", "PublicMove", "ScoreCase", "Seat", "SeatView", "SoloState", "SpeciesScore", "StaleActionError",
     "StandardState", "State", "TableScore", "best_path", "choose_species", "edition_species",
     "make_deck", "parse_action", "parse_case", "parse_case_text", "replay", "score_table",
-    "species_colour", "species_count",
+    "species_code", "species_colour", "species_count",
 ]

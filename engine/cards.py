@@ -56,6 +56,23 @@ SPECIES_COLOURS: dict[Edition, tuple[tuple[str, str, str], ...]] = {
 
 VALUES = range(1, 9)
 
+#: A two-letter code per species, printed on every card beside its colour so that no one needs
+#: colour to tell species apart (colour-blind players, greyscale prints). Unique within each
+#: edition; the same in every language, like a card's notation.
+SPECIES_CODES: dict[str, str] = {
+    "Blue Spruce": "BS", "Cassia": "Ca", "Cherry Blossom": "CB", "Dogwood": "Dw", "Jacaranda": "Ja",
+    "Maple": "Ma", "Oak": "Ok", "Royal Poinciana": "RP", "Tulip Poplar": "TP", "Willow": "Wi",
+    "Crabapple": "Cr", "Lilac": "Li", "Magnolia": "Mg", "Myrtle": "My", "Poinciana": "Po", "Poplar": "Pp",
+}
+
+
+def species_code(species: str) -> str:
+    """The species' two-letter code, e.g. ``"RP"`` for Royal Poinciana."""
+    try:
+        return SPECIES_CODES[species]
+    except KeyError:
+        raise CardError(f"unknown species {species!r}") from None
+
 
 def edition_species(edition: Edition) -> tuple[str, ...]:
     """The edition's ten species in scorepad order."""

@@ -24,6 +24,7 @@ from . import (
     errors,
     events,
     exchange,
+    i18n,
     live,
     live_fastpoll,
     live_pages,
@@ -65,6 +66,7 @@ BLUEPRINTS = (
     offline.bp,  # the service worker and the web app manifest, served from the root
     club.bp,  # the club's players across events, their ratings and profiles
     seasons.bp,  # seasons and their league tables
+    i18n.bp,  # the language menu
 )
 
 
@@ -116,6 +118,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     templating.init_app(app)
+    i18n.init_app(app)  # languages (Flask-Babel) and the event's time zone
     auth.init_app(app)  # the signed-in account, and permissions.RULES applied to every request
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)

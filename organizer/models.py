@@ -193,6 +193,10 @@ class Event(SQLModel, table=True):
     self_check_in: bool = Field(default=False)
     self_report: str = Field(default=SelfReport.OFF, max_length=16)
     attention_minutes: int = Field(default=45)
+    #: the language of the event's printed matter and projector (a person's own screens follow
+    #: their own choice), and the time zone its times are shown in (issues 13, 14)
+    language: str = Field(default="en", max_length=8)
+    time_zone: str = Field(default="UTC", max_length=64)
 
     @property
     def rounds(self) -> int:

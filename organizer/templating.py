@@ -6,7 +6,10 @@ from typing import Any
 
 from flask import Flask, g
 
+from engine.cards import species_code
+
 from .models import ENTRY_MODES, ROUND_FORMATS
+from .services.translate import species_name
 
 HTMX_SCRIPT = "vendor/htmx-2.0.11.min.js"
 
@@ -19,6 +22,10 @@ FORMAT_LABELS = {"standard": "Standard game", "draft": "Draft (Wonders of the Ar
 
 
 def init_app(app: Flask) -> None:
+    # every card carries its species code beside its colour (issue 13), its name in the reader's language
+    app.jinja_env.filters["species_code"] = species_code
+    app.jinja_env.filters["species_name"] = species_name
+
     @app.context_processor
     def globals_for_templates() -> dict[str, Any]:
         return {

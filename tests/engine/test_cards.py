@@ -58,3 +58,16 @@ def test_species_left_out_drawn_from_seed_or_named() -> None:
         choose_species(Edition.E2018, 8, left_out=["Lilac", "Oak"])
     with pytest.raises(CardError, match="leave out"):
         choose_species(Edition.E2018, 8, left_out=["Oak"])
+
+
+def test_species_codes_tell_every_edition_apart_without_colour() -> None:
+    """A colour-blind player reads the code, not the colour (issue 13): two letters, unique per edition."""
+    from engine.cards import SPECIES_CODES, species_code
+
+    for edition in Edition:
+        codes = [species_code(name) for name in edition_species(edition)]
+        assert len(set(codes)) == len(codes) == 10
+        assert all(len(code) == 2 and code[0].isupper() for code in codes)
+    assert set(SPECIES_CODES) == {name for edition in Edition for name in edition_species(edition)}
+    with pytest.raises(CardError, match="Larch"):
+        species_code("Larch")

@@ -1,0 +1,130 @@
+"""Languages, time zones and number formats (issue 14), wired to Flask-Babel.
+
+Which language a page speaks, first match wins:
+
+1. a view that renders an event's printed matter or projector calls :func:`use_event_language`,
+   so the room sees the event's language whatever the organizer's device says;
+2. the person's own choice from the language menu, kept in a cookie for a year;
+3. the browser's ``Accept-Language``;
+4. English.
+
+Times are shown in the event's time zone when the page belongs to an event (:func:`use_event_time_zone`),
+else in UTC. The catalogs live in ``organizer/translations``; docs/translations.md says how to
+extract, update and compile them."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from flask import Blueprint, Flask, g, redirect, request
+from flask_babel import Babel, get_locale, get_timezone, gettext, ngettext, refresh
+from werkzeug.wrappers import Response
+
+from .services import translate
+
+#: The languages we ship, by code, each named in itself (so anyone can find their own).
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "nl": "Nederlands",
+}
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_COOKIE = "lang"
+_YEAR = 365 * 24 * 3600
+
+babel = Babel()
+bp = Blueprint("language", __name__)
+
+
+def valid_time_zone(name: str) -> bool:
+    """Whether ``name`` is an IANA time zone this machine knows, like ``Europe/Berlin``."""
+    if not name or name != name.strip():
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def time_zone_names() -> list[str]:
+    """Every IANA zone name, sorted (the event form's list)."""
+    return sorted(available_timezones())
+
+
+def select_locale() -> str:
+    forced = g.get("event_language")
+    if forced in LANGUAGES:
+        return str(forced)
+    chosen = request.cookies.get(LANGUAGE_COOKIE)
+    if chosen in LANGUAGES:
+        return str(chosen)
+    return request.accept_languages.best_match(LANGUAGES.keys()) or DEFAULT_LANGUAGE
+
+
+def select_time_zone() -> str | None:
+    zone = g.get("event_time_zone")
+    return str(zone) if zone and valid_time_zone(str(zone)) else None
+
+
+def use_event_language(event: Any) -> None:
+    """This request renders for the room (a PDF, the projector): speak the event's language."""
+    g.event_language = getattr(event, "language", DEFAULT_LANGUAGE)
+    refresh()
+
+
+def use_event_time_zone(event: Any) -> None:
+    """This request belongs to ``event``: show its times in the event's time zone."""
+    g.event_time_zone = getattr(event, "time_zone", "UTC")
+    refresh()
+
+
+def current_language() -> str:
+    locale = get_locale()
+    return str(locale.language) if locale else DEFAULT_LANGUAGE
+
+
+@bp.get("/language/<code>")
+def choose(code: str) -> Response:
+    """The language menu: remember the choice on this device and go back to the page.
+
+    A link rather than a form: public pages carry no session (so no CSRF token), and the only
+    effect is a cookie on the chooser's own device."""
+    back = _same_site(request.args.get("next", "")) or "/"
+    response = redirect(back, code=303)
+    if code in LANGUAGES:
+        response.set_cookie(LANGUAGE_COOKIE, code, max_age=_YEAR, samesite="Lax", httponly=True,
+                            secure=bool(request.is_secure))
+    return response
+
+
+def _same_site(target: str) -> str | None:
+    """``target`` reduced to a path on this site, or None (never an open redirect)."""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        if parts.netloc != request.host:
+            return None
+    path = parts.path or "/"
+    if not path.startswith("/") or path.startswith("//"):
+        return None
+    return path + (f"?{parts.query}" if parts.query else "")
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
+    babel.init_app(app, locale_selector=select_locale, timezone_selector=select_time_zone)
+    translate.install(gettext, ngettext, get_locale, get_timezone)
+    # {% trans %} blocks are written over several lines; their msgids are the words, one space apart
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    app.jinja_env.globals.update(
+        format_datetime=translate.format_datetime, format_time=translate.format_time,
+        format_date=translate.format_date, format_number=translate.format_number,
+    )
+
+    @app.context_processor
+    def language_for_templates() -> dict[str, Any]:
+        return {"languages": LANGUAGES, "current_language": current_language()}

@@ -1,0 +1,149 @@
+"""Translation for code that knows no web framework (services, printing).
+
+The services and the PDFs write sentences people read, but may not import Flask. They call
+:func:`_` (and :func:`ngettext`); the app factory installs Flask-Babel's functions here, so a
+message is translated into the language of the request (or of the event, for printed matter).
+Without an app (the ``arboretum`` command, unit tests of a service) messages stay English.
+
+``pybabel extract`` finds these calls by their names: ``_``, ``gettext``, ``ngettext``,
+``lazy_gettext`` and the marker ``N_`` (a message kept in a constant and translated where it is
+shown, with ``_(CONSTANT)``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime, tzinfo
+from typing import Any
+
+from babel import Locale, dates, numbers
+from babel.support import LazyProxy
+
+from engine.errors import (
+    ArboretumError,
+    ArboretumShapeError,
+    CardError,
+    CaseError,
+    DuplicateCardError,
+    GameOverError,
+    NotYourTurnError,
+    PlacementError,
+    StaleActionError,
+)
+
+Gettext = Callable[..., str]
+Ngettext = Callable[..., str]
+
+
+def _english_gettext(message: str, **variables: Any) -> str:
+    return message % variables if variables else message
+
+
+def _english_ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    variables.setdefault("num", num)
+    return (singular if num == 1 else plural) % variables
+
+
+_installed: dict[str, Callable[..., str]] = {"gettext": _english_gettext, "ngettext": _english_ngettext}
+_where: dict[str, Callable[[], Locale | None] | Callable[[], tzinfo | None]] = {}
+
+
+def install(gettext_function: Gettext, ngettext_function: Ngettext,
+            locale: Callable[[], Locale | None], time_zone: Callable[[], tzinfo | None]) -> None:
+    """Called once by the app factory with Flask-Babel's functions: the request's (or event's)
+    translations, locale and time zone."""
+    _installed["gettext"] = gettext_function
+    _installed["ngettext"] = ngettext_function
+    _where["locale"] = locale
+    _where["time_zone"] = time_zone
+
+
+def current_locale() -> Locale:
+    found = _where["locale"]() if "locale" in _where else None
+    return found if isinstance(found, Locale) else Locale("en")
+
+
+def current_time_zone() -> tzinfo:
+    found = _where["time_zone"]() if "time_zone" in _where else None
+    return found if isinstance(found, tzinfo) else UTC
+
+
+def format_datetime(moment: datetime, format: str = "medium") -> str:
+    """A stored (UTC) time in the current locale and time zone, e.g. "24 Nov 2026, 14:05:09"."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return dates.format_datetime(moment, format, tzinfo=current_time_zone(), locale=current_locale())
+
+
+def format_time(moment: datetime, format: str = "short") -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return dates.format_time(moment, format, tzinfo=current_time_zone(), locale=current_locale())
+
+
+def format_date(day: date, format: str = "medium") -> str:
+    return dates.format_date(day, format, locale=current_locale())
+
+
+def format_number(number: int | float) -> str:
+    """1234.5 as "1,234.5" in English, "1.234,5" in German."""
+    return numbers.format_decimal(number, locale=current_locale())
+
+
+def gettext(message: str, **variables: Any) -> str:
+    """``message`` in the current language, with ``%(name)s`` placeholders filled from ``variables``."""
+    return _installed["gettext"](message, **variables)
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The singular or plural form for ``num`` in the current language; ``%(num)d`` is ``num``."""
+    return _installed["ngettext"](singular, plural, num, **variables)
+
+
+def lazy_gettext(message: str, **variables: Any) -> LazyProxy:
+    """A message translated when it is shown, not when it is defined (module-level labels)."""
+    return LazyProxy(gettext, message, enable_cache=False, **variables)
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction only; translate it where it is shown with ``_(message)``."""
+    return message
+
+
+#: The species' English names, as the engine knows them; each language's catalog gives the
+#: name the edition published in that language (docs/translations.md lists the sources).
+SPECIES_NAMES = (
+    N_("Blue Spruce"), N_("Cassia"), N_("Cherry Blossom"), N_("Dogwood"), N_("Jacaranda"), N_("Maple"),
+    N_("Oak"), N_("Royal Poinciana"), N_("Tulip Poplar"), N_("Willow"), N_("Crabapple"), N_("Lilac"),
+    N_("Magnolia"), N_("Myrtle"), N_("Poinciana"), N_("Poplar"),
+)
+
+
+def species_name(species: str) -> str:
+    """A species' name in the current language ("Blaufichte" for Blue Spruce in German)."""
+    return gettext(species) if species in SPECIES_NAMES else species
+
+
+#: What a refusal by the rules engine means, by its class (most precise first). The engine's own
+#: text names the cards and cells; it is technical and stays English after this sentence.
+_ENGINE_ERRORS: tuple[tuple[type[ArboretumError], str], ...] = (
+    (StaleActionError, N_("That move was made for a situation that has passed.")),
+    (NotYourTurnError, N_("It is not your turn.")),
+    (GameOverError, N_("The game is already over.")),
+    (PlacementError, N_("A card cannot be planted there.")),
+    (ArboretumShapeError, N_("An arboretum must be one connected group of cards.")),
+    (DuplicateCardError, N_("The same card appears twice.")),
+    (CardError, N_("A card is not right.")),
+    (CaseError, N_("The score case is not right.")),
+    (ArboretumError, N_("That breaks the rules.")),
+)
+
+
+def engine_error(error: ArboretumError) -> str:
+    """A refusal by the engine as a person reads it: a translated sentence, then the engine's detail."""
+    for kind, sentence in _ENGINE_ERRORS:
+        if isinstance(error, kind):
+            return gettext("%(sentence)s (%(detail)s)", sentence=gettext(sentence), detail=str(error))
+    return str(error)
