@@ -67,7 +67,15 @@ def select_locale() -> str:
 
 
 def select_time_zone() -> str | None:
+    """The event's zone on an event's pages (``/events/<event_id>/...`` finds it by itself, asked
+    only when a page formats a time); pages reached by a code or token call use_event_time_zone."""
     zone = g.get("event_time_zone")
+    if zone is None and request and (request.view_args or {}).get("event_id"):
+        from .db import get_session
+        from .models import Event
+
+        event = get_session().get(Event, request.view_args["event_id"]) if request.view_args else None
+        zone = g.event_time_zone = event.time_zone if event else "UTC"
     return str(zone) if zone and valid_time_zone(str(zone)) else None
 
 
