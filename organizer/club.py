@@ -12,6 +12,7 @@ from markupsafe import Markup
 from .db import get_session
 from .services import club_exchange, ratings, registry
 from .services.errors import InputError
+from .services.translate import _, format_number, ngettext
 from .services.uploads import read_json
 
 bp = Blueprint("club", __name__, url_prefix="/club")
@@ -34,7 +35,7 @@ def merge() -> Any:
     keep, gone = _number(request.form.get("keep")), _number(request.form.get("gone"))
     try:
         entry = registry.merge(get_session(), keep or 0, gone or 0)
-        flash(f"Merged into {entry.name}. Recompute the ratings to follow.", "ok")
+        flash(_("Merged into %(name)s. Recompute the ratings to follow.", name=entry.name), "ok")
     except InputError as error:
         flash(" ".join(error.errors.values()), "error")
     return redirect(url_for("club.players"))
@@ -58,7 +59,7 @@ def resolve(review_id: int) -> Any:
 @bp.post("/review/match")
 def match_unlinked() -> Any:
     waiting = registry.link_unmatched(get_session())
-    flash(f"Players matched; {waiting} wait for review.", "ok")
+    flash(ngettext("Players matched; %(num)d waits for review.", "Players matched; %(num)d wait for review.", waiting), "ok")
     return redirect(url_for("club.review"))
 
 
@@ -79,7 +80,8 @@ def ratings_page() -> Any:
 @bp.post("/ratings/recompute")
 def recompute() -> Any:
     done = ratings.recompute(get_session())
-    flash(f"Ratings recomputed from {done.tables} confirmed tables: {done.players} players.", "ok")
+    flash(_("Ratings recomputed from %(tables)s confirmed tables: %(players)s players.",
+            tables=format_number(done.tables), players=format_number(done.players)), "ok")
     return redirect(url_for("club.ratings_page"))
 
 
@@ -96,16 +98,20 @@ def export_json() -> Any:
 def import_json() -> Any:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        flash("Choose the club's JSON export to import.", "error")
+        flash(_("Choose the club's JSON export to import."), "error")
         return players(), 422
     try:
         done = club_exchange.import_club(get_session(), read_json(upload.read(), "file", "a club export"))
     except InputError as bad:
-        flash("Nothing imported: " + " ".join(bad.errors.values()), "error")
+        flash(_("Nothing imported: %(problem)s", problem=" ".join(bad.errors.values())), "error")
         return players(), 422
-    message = (f"Club imported: {done.entries} registry entries linked to {done.links} players, {done.seasons} "
-               f"seasons, {done.ratings} ratings checked against the results.")
+    message = _("Club imported: %(entries)s registry entries linked to %(links)s players, %(seasons)s seasons, "
+                "%(ratings)s ratings checked against the results.", entries=format_number(done.entries),
+                links=format_number(done.links), seasons=format_number(done.seasons),
+                ratings=format_number(done.ratings))
     if done.unlinked:
-        message += f" {done.unlinked} players of events the file does not cover are unlinked: match them on Review."
+        message += " " + ngettext("%(num)d player of events the file does not cover is unlinked: match them on Review.",
+                                  "%(num)d players of events the file does not cover are unlinked: match them on Review.",
+                                  done.unlinked)
     flash(message, "ok")
     return redirect(url_for("club.players"))

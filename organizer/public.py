@@ -13,11 +13,13 @@ from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, g, render_template, request, url_for
+from flask_babel import force_locale
 from markupsafe import Markup
 
 from .db import get_session
 from .events import load_event
 from .extensions import htmx
+from .i18n import current_language, use_event_time_zone
 from .live_pages import qr_svg
 from .models import Event, Player
 from .pages import go_to, render_page
@@ -29,6 +31,7 @@ from .services import public as service
 from .services import results as result_service
 from .services.errors import InputError
 from .services.guard import StaleChange
+from .services.translate import _
 
 bp = Blueprint("public", __name__)
 
@@ -42,6 +45,7 @@ def _event(code: str) -> Event:
     event = service.event_by_code(get_session(), code)
     if event is None:
         abort(404)
+    use_event_time_zone(event)
     return event
 
 
@@ -49,6 +53,9 @@ def _player(token: str) -> Player:
     player = self_report.player_by_token(get_session(), token)
     if player is None:
         abort(404)
+    event = get_session().get(Event, player.event_id)
+    if event is not None:
+        use_event_time_zone(event)
     return player
 
 
@@ -61,18 +68,18 @@ def public_qr(event: Event, size_px: int = 168) -> Any:
 # The public event page.
 
 class _Rendered:
-    """The public page's fragments rendered lately in this process, by (event, stamp, search)."""
+    """The public page's fragments rendered lately in this process, by (event, stamp, search, language)."""
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
         self.lock = threading.Lock()
-        self.pages: OrderedDict[tuple[int, str, str], str] = OrderedDict()
+        self.pages: OrderedDict[tuple[int, str, str, str], str] = OrderedDict()
 
-    def get(self, key: tuple[int, str, str]) -> str | None:
+    def get(self, key: tuple[int, str, str, str]) -> str | None:
         with self.lock:
             return self.pages.get(key)
 
-    def put(self, key: tuple[int, str, str], body: str) -> None:
+    def put(self, key: tuple[int, str, str, str], body: str) -> None:
         with self.lock:
             self.pages[key] = body
             while len(self.pages) > self.size:
@@ -83,12 +90,13 @@ _RENDERED = _Rendered()
 
 
 def _panel(event: Event, stamp: str | None = None) -> str:
-    """The page's fragment for the request's search, rendered once per change and search in each
-    process: when a result lands, hundreds of phones ask within seconds for the same fragment.
+    """The page's fragment for the request's search and language, rendered once per change, search
+    and language in each process: when a result lands, hundreds of phones ask within seconds for the
+    same fragment.
     It holds nothing of the visitor (no CSRF token, no cookie), so any phone may get it."""
     assert event.id is not None
     db = get_session()
-    key = (event.id, stamp or service.stamp(db, event.id), request.args.get("q", "")[:80])
+    key = (event.id, stamp or service.stamp(db, event.id), request.args.get("q", "")[:80], current_language())
     body = _RENDERED.get(key)
     if body is None:
         # rendered after the stamp was read: at worst newer than its key, never older
@@ -165,11 +173,11 @@ def _player_action(token: str, act: Any) -> Any:
         act(db, found, form)
     except self_report.RateLimited as limited:
         db.rollback()
-        body, _, headers = _player_page(found, 429, errors=limited.errors, form=form)
+        body, _code, headers = _player_page(found, 429, errors=limited.errors, form=form)
         return body, 429, {**headers, "Retry-After": str(limited.retry_after)}
     except result_service.ResultConflict:
         db.rollback()
-        return _player_page(found, 409, errors={"": "Someone at your table saved a result meanwhile; check it."})
+        return _player_page(found, 409, errors={"": _("Someone at your table saved a result meanwhile; check it.")})
     except InputError as bad:
         db.rollback()
         return _player_page(found, 422, errors=bad.errors, form=form)
@@ -224,10 +232,10 @@ def settings(event_id: int) -> Any:
                                 int(form.get("version", "-1") or -1))
     except (StaleChange, InputError, ValueError) as bad:
         db.rollback()
-        message = " ".join(bad.errors.values()) if isinstance(bad, InputError) else "The form was incomplete."
+        message = " ".join(bad.errors.values()) if isinstance(bad, InputError) else _("The form was incomplete.")
         flash(message, "error")
     else:
-        flash("Players' side saved.")
+        flash(_("Players' side saved."))
     return go_to(url_for("events.show", event_id=event_id))
 
 
@@ -279,12 +287,18 @@ def player_cards(event_id: int) -> Any:
 def send_link(event_id: int, player_id: int) -> Any:
     found, listed = _event_player(event_id, player_id)
     settings_ = mail.settings_from(current_app.config)
-    status, message = 200, f"Sent {listed.name}'s link to their e-mail address."
+    status, message = 200, _("Sent %(name)s's link to their e-mail address.", name=listed.name)
     if settings_ is None:
-        status, message = 422, "No mail server is configured (ORGANIZER_SMTP_HOST)."
+        status, message = 422, _("No mail server is configured (ORGANIZER_SMTP_HOST).")
     else:
         try:
-            mail.send_player_link(settings_, listed.name, listed.email, found.name, player_url(listed))
+            if not listed.email:
+                raise InputError({"": _("%(name)s has no e-mail address.", name=listed.name)})
+            # the mail speaks the event's language; the organizer's page (and its errors) keep theirs
+            with force_locale(found.language):
+                message_ = mail.player_link_message(settings_, listed.name, listed.email, found.name,
+                                                    player_url(listed))
+            mail.send(settings_, message_)
         except InputError as bad:
             status, message = 422, " ".join(bad.errors.values())
     return render_template("players/_link.html", event=found, player=listed, url=player_url(listed),

@@ -14,6 +14,7 @@ from .printing.league import league_pdf
 from .prints import pdf_response, requested_paper, slug
 from .services import leagues
 from .services.errors import InputError
+from .services.translate import _
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
 
@@ -42,9 +43,9 @@ def create() -> Any:
     starts, ends = _day(form.get("starts_on", "")), _day(form.get("ends_on", ""))
     errors: dict[str, str] = {}
     if starts is None:
-        errors["starts_on"] = "Enter the first day (YYYY-MM-DD)."
+        errors["starts_on"] = _("Enter the first day (YYYY-MM-DD).")
     if ends is None:
-        errors["ends_on"] = "Enter the last day (YYYY-MM-DD)."
+        errors["ends_on"] = _("Enter the last day (YYYY-MM-DD).")
     if not errors and starts is not None and ends is not None:
         data = leagues.SeasonInput(form.get("name", ""), starts, ends, form.get("rule", "sum"),
                                    _whole(form.get("best_of", "0") or "0"), _whole(form.get("min_events", "0") or "0"))
@@ -82,6 +83,6 @@ def league_download(season_id: int) -> Any:
         pdf = league_pdf(data)
     except (InputError, PrintingError) as refused:
         message = " ".join(refused.errors.values()) if isinstance(refused, InputError) else str(refused)
-        flash(f"No PDF made: {message[:1].upper()}{message[1:]}", "error")
+        flash(_("No PDF made: %(problem)s", problem=f"{message[:1].upper()}{message[1:]}"), "error")
         return redirect(url_for("seasons.show", season_id=season_id))
     return pdf_response(pdf, f"{slug(data.season)}-league.pdf")

@@ -24,6 +24,7 @@ from . import ratings, text
 from .errors import InputError
 from .event_import import _first_bad_text
 from .leagues import SeasonInput, season_problems
+from .translate import _
 
 FORMAT = "arboretum-club"
 VERSION = 1
@@ -95,9 +96,10 @@ def import_club(session: Session, data: Any) -> ClubImported:
     """Replace the registry, seasons and ratings by the file's; InputError (key "file") names
     the first bad item and nothing is written."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InputError({"file": "Not a club export of this app (the JSON has no \"format\": \"arboretum-club\")."})
+        raise InputError({"file": _("Not a club export of this app (the JSON has no \"format\": \"arboretum-club\").")})
     if data.get("version") != VERSION:
-        raise InputError({"file": f"Club export version {data.get('version')!r} is not supported (expected {VERSION})."})
+        raise InputError({"file": _("Club export version %(version)s is not supported (expected %(expected)d).",
+                                    version=repr(data.get("version")), expected=VERSION)})
     bad_text = _first_bad_text(data)
     if bad_text is not None:
         raise InputError({"file": bad_text})
@@ -110,7 +112,8 @@ def import_club(session: Session, data: Any) -> ClubImported:
     except (KeyError, TypeError, ValueError, AttributeError) as bad:
         session.rollback()
         missing = f"the field {bad} is missing" if isinstance(bad, KeyError) else f"{type(bad).__name__}: {bad}"
-        raise InputError({"file": f"{place.where}: the export is damaged or incomplete ({missing})."}) from None
+        raise InputError({"file": _("%(where)s: the export is damaged or incomplete (%(missing)s).",
+                                    where=place.where, missing=missing)}) from None
 
 
 def _list(value: Any, what: str) -> list[Any]:

@@ -32,11 +32,12 @@ from . import standings, text
 from .errors import InputError
 from .event_standings import seat_player_id
 from .rules import species_tiebreak
+from .translate import N_, _, ngettext
 
 RULES: dict[str, str] = {
-    "sum": "sum of tournament points",
-    "best": "best N events",
-    "average": "points per event attended, with a minimum attendance",
+    "sum": N_("sum of tournament points"),
+    "best": N_("best N events"),
+    "average": N_("points per event attended, with a minimum attendance"),
 }
 MAX_EVENTS = 1000
 
@@ -53,17 +54,17 @@ class SeasonInput:
 
 def season_problems(data: SeasonInput) -> dict[str, str]:
     errors: dict[str, str] = {}
-    name = text.name_problem(data.name, 120, "Name the season.")
+    name = text.name_problem(data.name, 120, _("Name the season."))
     if name is not None:
         errors["name"] = name
     if data.ends_on < data.starts_on:
-        errors["ends_on"] = "The season ends on or after the day it starts."
+        errors["ends_on"] = _("The season ends on or after the day it starts.")
     if data.rule not in RULES:
-        errors["rule"] = "Pick one of the rules shown."
+        errors["rule"] = _("Pick one of the rules shown.")
     elif data.rule == "best" and not 1 <= data.best_of <= MAX_EVENTS:
-        errors["best_of"] = f"Count the best 1 to {MAX_EVENTS} events."
+        errors["best_of"] = _("Count the best 1 to %(most)d events.", most=MAX_EVENTS)
     elif data.rule == "average" and not 0 <= data.min_events <= MAX_EVENTS:
-        errors["min_events"] = f"Ask for 0 to {MAX_EVENTS} events."
+        errors["min_events"] = _("Ask for 0 to %(most)d events.", most=MAX_EVENTS)
     return errors
 
 
@@ -241,10 +242,12 @@ class League:
     @property
     def rule_text(self) -> str:
         if self.season.rule == "best":
-            return f"best {self.season.best_of} events' tournament points"
+            return ngettext("the best event's tournament points", "the best %(num)d events' tournament points",
+                            self.season.best_of)
         if self.season.rule == "average":
-            return f"tournament points per event attended, at least {self.season.min_events} events"
-        return "sum of tournament points"
+            return ngettext("tournament points per event attended, at least %(num)d event",
+                            "tournament points per event attended, at least %(num)d events", self.season.min_events)
+        return _("sum of tournament points")
 
 
 def league(session: Session, season_id: int) -> League | None:

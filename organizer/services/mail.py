@@ -13,6 +13,7 @@ from email.utils import formataddr
 from typing import Any
 
 from .errors import InputError
+from .translate import _
 
 
 @dataclass(frozen=True)
@@ -42,16 +43,18 @@ def settings_from(config: Mapping[str, Any]) -> MailSettings | None:
 
 
 def player_link_message(settings: MailSettings, to_name: str, to_address: str, event_name: str, link: str) -> EmailMessage:
+    """The message with a player's link, in the current language (the caller sets the event's)."""
     message = EmailMessage()
-    message["Subject"] = f"Your page for {event_name}"
+    message["Subject"] = _("Your page for %(event)s", event=event_name)
     message["From"] = settings.sender
     message["To"] = formataddr((to_name, to_address))
-    message.set_content(
-        f"Hello {to_name},\n\n"
-        f"this is your own page for {event_name}: your table and seat each round, your results,\n"
-        f"and, when the organizer allows it, checking in and reporting your table's result.\n\n"
-        f"{link}\n\n"
-        "Keep it to yourself: whoever has this link can act for you at the event.\n")
+    message.set_content("\n\n".join((
+        _("Hello %(name)s,", name=to_name),
+        _("this is your own page for %(event)s: your table and seat each round, your results, and, when the "
+          "organizer allows it, checking in and reporting your table's result.", event=event_name),
+        link,
+        _("Keep it to yourself: whoever has this link can act for you at the event."),
+    )) + "\n")
     return message
 
 
@@ -70,11 +73,11 @@ def send(settings: MailSettings, message: EmailMessage) -> None:
                 client.login(settings.user, settings.password)
             client.send_message(message)
     except (OSError, smtplib.SMTPException) as error:
-        raise InputError({"": f"The mail server did not take the message ({type(error).__name__}); "
-                              "nothing was sent."}) from None
+        raise InputError({"": _("The mail server did not take the message (%(error)s); nothing was sent.",
+                                error=type(error).__name__)}) from None
 
 
 def send_player_link(settings: MailSettings, to_name: str, to_address: str, event_name: str, link: str) -> None:
     if not to_address:
-        raise InputError({"": f"{to_name} has no e-mail address."})
+        raise InputError({"": _("%(name)s has no e-mail address.", name=to_name)})
     send(settings, player_link_message(settings, to_name, to_address, event_name, link))

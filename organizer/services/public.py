@@ -33,6 +33,7 @@ from . import guard
 from . import rounds as round_service
 from . import text as text_service
 from .errors import InputError
+from .translate import _
 
 #: codes and tokens are url-safe base64 of 12 or 24 random bytes; anything longer is no code
 MAX_CODE = 32
@@ -182,7 +183,7 @@ def _standings(session: Session, event: Event, rounds: list[Round]) -> tuple[int
         return None, []
     names = _names(session, event)
     # the same reading of the stored results as the organizer's standings, kept to closed rounds
-    results, _, _ = event_standings._table_results(session, event)  # noqa: SLF001
+    results, _seats, _names = event_standings._table_results(session, event)  # noqa: SLF001
     results = [r for r in results if r.round_number in closed]
     order = tuple(event.tiebreak_order) or tuple(standings.DEFAULT_TIEBREAKS)
     rows = standings.compute_standings(sorted(names), results, order, event.point_scheme)
@@ -251,10 +252,10 @@ def parse_settings(form: dict[str, Any]) -> PublicSettings:
     errors: dict[str, str] = {}
     report = str(form.get("self_report", SelfReport.OFF))
     if report not in SELF_REPORTS:
-        errors["self_report"] = "Choose who reports paper results."
+        errors["self_report"] = _("Choose who reports paper results.")
     minutes = text_service.whole_number(str(form.get("attention_minutes", "")).strip())
     if minutes is None or not 1 <= minutes <= 600:
-        errors["attention_minutes"] = "Enter 1 to 600 minutes."
+        errors["attention_minutes"] = _("Enter 1 to 600 minutes.")
     if errors:
         raise InputError(errors)
     assert minutes is not None
@@ -270,7 +271,7 @@ def update_settings(session: Session, event: Event, settings: PublicSettings, ac
     assert event.id is not None
     locked = guard.lock(session, Event, event.id)
     if locked is None:
-        raise InputError({"": "This event no longer exists."})
+        raise InputError({"": _("This event no longer exists.")})
     guard.check_version(locked.version, seen_version, "The event",
                         "The form now shows its settings as they are; make your change again.")
     old = {"public_page": locked.public_page, "self_check_in": locked.self_check_in,

@@ -21,6 +21,7 @@ from sqlmodel import Session, col, func, select
 
 from ..models import PLAYED_STATUSES, ClubPlayer, Event, GameTable, Player, RatingPoint, Result, ResultStatus, Round
 from .rules import species_tiebreak
+from .translate import _
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,7 @@ def chart_svg(points: Sequence[HistoryPoint], width: int = 480, height: int = 16
         f'<circle cx="{x(i):.1f}" cy="{y(p.ordinal):.1f}" r="3"><title>{html.escape(p.event_name)} '
         f'({p.event_date.isoformat()}): {p.ordinal:.1f}</title></circle>' for i, p in enumerate(points))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" role="img" aria-label="Rating after each event">'
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(_("Rating after each event"))}">'
             f'<line x1="{pad}" y1="{y(0):.1f}" x2="{width - pad}" y2="{y(0):.1f}" stroke="#bbb"/>'
             f'<polygon points="{band}" fill="#cde" stroke="none"/>'
             f'<polyline points="{line}" fill="none" stroke="#246" stroke-width="2"/>'

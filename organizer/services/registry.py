@@ -20,6 +20,7 @@ from sqlmodel import Session, col, func, select
 from ..models import ClubPlayer, Event, Player, RegistryReview, utcnow
 from . import text
 from .errors import InputError
+from .translate import _
 
 MAX_NAME = 80
 
@@ -158,7 +159,7 @@ def resolve_review(session: Session, review_id: int, club_player_id: int | None)
     person in the registry."""
     review = session.get(RegistryReview, review_id)
     if review is None:
-        raise InputError({"": "That review was already settled."})
+        raise InputError({"": _("That review was already settled.")})
     player = session.get(Player, review.player_id)
     assert player is not None
     if club_player_id is None:
@@ -166,9 +167,9 @@ def resolve_review(session: Session, review_id: int, club_player_id: int | None)
     else:
         entry = session.get(ClubPlayer, club_player_id)
         if entry is None or entry.merged_into_id is not None:
-            raise InputError({"choice": "Pick one of the entries shown."})
+            raise InputError({"choice": _("Pick one of the entries shown.")})
         if _in_event(session, player.event_id, [club_player_id]):
-            raise InputError({"choice": f"{entry.name} already plays in this event: a different person."})
+            raise InputError({"choice": _("%(name)s already plays in this event: a different person.", name=entry.name)})
         player.club_player_id = club_player_id
         if player.email and not entry.email:
             entry.email = email_key(player.email)
@@ -184,15 +185,16 @@ def merge(session: Session, keep_id: int, gone_id: int) -> ClubPlayer:
     its row stays, marked merged (ratings need a recomputation to follow)."""
     keep, gone = session.get(ClubPlayer, keep_id), session.get(ClubPlayer, gone_id)
     if keep is None or gone is None or keep_id == gone_id:
-        raise InputError({"merge": "Pick two different registry entries."})
+        raise InputError({"merge": _("Pick two different registry entries.")})
     if keep.merged_into_id is not None or gone.merged_into_id is not None:
-        raise InputError({"merge": "One of them was already merged into another entry."})
+        raise InputError({"merge": _("One of them was already merged into another entry.")})
     events_keep = set(session.exec(select(Player.event_id).where(Player.club_player_id == keep_id)).all())
     both = [e for e in session.exec(select(Player.event_id).where(Player.club_player_id == gone_id)).all()
             if e in events_keep]
     if both:
         event = session.get(Event, both[0])
-        raise InputError({"merge": f"Both played in {event.name if event else 'one event'}: two different people."})
+        raise InputError({"merge": _("Both played in %(event)s: two different people.", event=event.name) if event
+                           else _("Both played in one event: two different people.")})
     for player in session.exec(select(Player).where(Player.club_player_id == gone_id)).all():
         player.club_player_id = keep_id
         session.add(player)

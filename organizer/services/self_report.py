@@ -19,6 +19,7 @@ from . import guard, rate_windows, results
 from . import rounds as round_service
 from .errors import InputError
 from .public import PlayerRound, places_at_table
+from .translate import _
 
 #: uses per player per window: generous for a person, useless for a script
 CHECK_IN_LIMIT, CHECK_IN_WINDOW = 10, 600.0
@@ -29,7 +30,7 @@ PLAYER_MODES = (EntryMode.TOTALS, EntryMode.SCOREPAD, EntryMode.ASSISTANT)
 
 class RateLimited(InputError):
     def __init__(self, retry_after: int) -> None:
-        super().__init__({"": f"Too many tries; wait {retry_after} seconds."})
+        super().__init__({"": _("Too many tries; wait %(seconds)d seconds.", seconds=retry_after)})
         self.retry_after = retry_after
 
 
@@ -117,7 +118,7 @@ def _claim(session: Session, what: str, player: Player, limit: int, window: floa
 
 def _writable(player: Player) -> None:
     if player.dropped:
-        raise InputError({"": "You have dropped from this event; your page only shows it now."})
+        raise InputError({"": _("You have dropped from this event; your page only shows it now.")})
 
 
 def check_in(session: Session, player: Player) -> Player:
@@ -126,7 +127,7 @@ def check_in(session: Session, player: Player) -> Player:
     event = session.get(Event, player.event_id)
     assert event is not None
     if not event.self_check_in:
-        raise InputError({"": "Check-in is at the organizer's desk for this event."})
+        raise InputError({"": _("Check-in is at the organizer's desk for this event.")})
     _claim(session, "check-in", player, CHECK_IN_LIMIT, CHECK_IN_WINDOW)
     if not player.checked_in:
         player.self_checked_in_at = utcnow()
@@ -152,13 +153,13 @@ def _my_table(session: Session, player: Player, round_number: int,
     _writable(player)
     page = player_page(session, player)
     if page.event.self_report == SelfReport.OFF:
-        raise InputError({"": "Results are reported to the organizer at this event."})
+        raise InputError({"": _("Results are reported to the organizer at this event.")})
     if page.view is None or page.round is None or page.seat_position is None:
-        raise InputError({"": "You are not seated in the current round."})
+        raise InputError({"": _("You are not seated in the current round.")})
     if page.round.number != round_number or page.view.table.number != table_number:
-        raise InputError({"": "That form is from another round or table; reload your page."})
+        raise InputError({"": _("That form is from another round or table; reload your page.")})
     if page.view.table.digital:
-        raise InputError({"": "This table is played on your devices; its result is recorded there."})
+        raise InputError({"": _("This table is played on your devices; its result is recorded there.")})
     seat_id = next(s.seat.id for s in page.view.seats if s.seat.player_id == player.id)
     assert seat_id is not None
     return page.event, page.round, page.view, seat_id
@@ -170,9 +171,9 @@ def report(session: Session, player: Player, round_number: int, table_number: in
     the entry counts as the reporter's own confirmation."""
     event, rnd, view, seat_id = _my_table(session, player, round_number, table_number)
     if form.get("mode") not in PLAYER_MODES:
-        raise InputError({"": "Choose how to enter the result."})
+        raise InputError({"": _("Choose how to enter the result.")})
     if view.result is not None and view.result.status == ResultStatus.CONFIRMED:
-        raise InputError({"": "This result is confirmed; ask the organizer to correct it."})
+        raise InputError({"": _("This result is confirmed; ask the organizer to correct it.")})
     _claim(session, "report", player, REPORT_LIMIT, REPORT_WINDOW)
     submission = results.submission_from_form(event, rnd, view, form)
     saved = results.save_result(session, event, rnd, view, submission, version, actor(player))
@@ -188,19 +189,19 @@ def report(session: Session, player: Player, round_number: int, table_number: in
 
 def confirm(session: Session, player: Player, round_number: int, table_number: int, version: int) -> Result:
     """The player confirms the version of the result they saw, for their own seat only."""
-    event, _, view, seat_id = _my_table(session, player, round_number, table_number)
+    event, _rnd, view, seat_id = _my_table(session, player, round_number, table_number)
     if event.self_report != SelfReport.PLAYERS:
-        raise InputError({"": "A judge confirms the results at this event."})
+        raise InputError({"": _("A judge confirms the results at this event.")})
     if view.result is None:
-        raise InputError({"": "No result to confirm yet."})
+        raise InputError({"": _("No result to confirm yet.")})
     _claim(session, "report", player, REPORT_LIMIT, REPORT_WINDOW)
     return results.confirm_by_seat(session, event, view, view.result, seat_id, version, None, actor(player))
 
 
 def dispute(session: Session, player: Player, round_number: int, table_number: int, version: int, note: str) -> Result:
-    event, _, view, _ = _my_table(session, player, round_number, table_number)
+    event, _rnd, view, _seat = _my_table(session, player, round_number, table_number)
     if view.result is None:
-        raise InputError({"": "No result to dispute yet."})
+        raise InputError({"": _("No result to dispute yet.")})
     _claim(session, "report", player, REPORT_LIMIT, REPORT_WINDOW)
     return results.dispute(session, event, view, view.result, version, note, actor(player))
 
