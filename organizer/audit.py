@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, request
 
 from .db import get_session
 from .events import load_event
+from .models import AuditEntry
 from .pages import render_page
 from .services import audit as service
 from .services.paging import page_number
@@ -21,3 +23,13 @@ def index(event_id: int) -> Any:
     chosen = service.audit_filter(request.args.get("round"), request.args.get("table"), request.args.get("actor"))
     log = service.audit_page(get_session(), event_id, chosen, page_number(request.args.get("page")))
     return render_page("audit/index.html", "audit_log.html", event=event, log=log)
+
+
+@bp.app_template_global("audit_lines")
+def audit_lines(entries: Sequence[AuditEntry | service.AuditLine]) -> list[service.AuditLine]:
+    """Entries as sentences for partials/audit_rows.html (a table's history passes bare entries)."""
+    lines = [entry for entry in entries if isinstance(entry, service.AuditLine)]
+    bare = [entry for entry in entries if isinstance(entry, AuditEntry)]
+    if bare:
+        return service.describe_page(get_session(), bare[0].event_id, bare)
+    return lines

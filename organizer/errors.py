@@ -10,23 +10,42 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .extensions import htmx
+from .services.translate import N_, _
 
 log = logging.getLogger(__name__)
 
 MESSAGES = {
-    400: "The request could not be understood.",
-    403: "You may not do that.",
-    404: "There is nothing at this address.",
-    405: "That action is not available here.",
-    413: "That upload is too large (2 MB at most).",
-    429: "Too many requests; wait a moment and try again.",
-    503: "The database is busy, so this was not saved. Try again in a moment; if you were sending "
-         "a form, go back: what you typed is still there.",
-    507: "The server's disk is full, so this was not saved. Tell the organizer to free some space, "
-         "then try again; if you were sending a form, go back: what you typed is still there.",
-    500: "Something went wrong on the server. Nothing you entered before this was lost; "
-         "please try again, and tell the organizer if it keeps happening.",
+    400: N_("The request could not be understood."),
+    403: N_("You may not do that."),
+    404: N_("There is nothing at this address."),
+    405: N_("That action is not available here."),
+    413: N_("That upload is too large (2 MB at most)."),
+    429: N_("Too many requests; wait a moment and try again."),
+    503: N_("The database is busy, so this was not saved. Try again in a moment; if you were sending "
+            "a form, go back: what you typed is still there."),
+    507: N_("The server's disk is full, so this was not saved. Tell the organizer to free some space, "
+            "then try again; if you were sending a form, go back: what you typed is still there."),
+    500: N_("Something went wrong on the server. Nothing you entered before this was lost; "
+            "please try again, and tell the organizer if it keeps happening."),
 }
+#: The page's heading, by status; others say "Error 418".
+TITLES = {
+    400: N_("Request not understood"), 403: N_("Not allowed"), 404: N_("Page not found"),
+    405: N_("Not available here"), 413: N_("Upload too large"), 429: N_("Too many requests"),
+    500: N_("Something went wrong"), 503: N_("Not saved: the database is busy"), 507: N_("Not saved: the disk is full"),
+}
+CSRF_MESSAGE = N_("This form has expired or came from elsewhere. Reload the page and submit again.")
+REFUSED = N_("Request refused.")
+
+
+def _translated(message: str) -> str:
+    """``message`` in the reader's language; English when even that fails (the error page must
+    render whatever broke)."""
+    try:
+        return _(message)
+    except Exception:
+        log.exception("error message left untranslated")
+        return message
 
 
 def _roll_back() -> None:
@@ -48,6 +67,7 @@ def _bare_message(status: int, message: str) -> str:
 
 
 def _error_response(status: int, message: str) -> Response:
+    message = _translated(message)
     if htmx:
         # Shown in the page's message area instead of replacing the element that asked.
         try:
@@ -60,7 +80,8 @@ def _error_response(status: int, message: str) -> Response:
         response.headers["HX-Reswap"] = "innerHTML"
         return response
     try:
-        page = render_template("error.html", status=status, message=message)
+        title = _translated(TITLES[status]) if status in TITLES else ""
+        page = render_template("error.html", status=status, message=message, status_title=title)
     except Exception:  # the database behind the context processors failed
         # The whole page shows who is signed in, read from the database; when that is what
         # failed, the message alone still tells the user what happened.
@@ -72,14 +93,13 @@ def _error_response(status: int, message: str) -> Response:
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Response:
-        return _error_response(
-            400, "This form has expired or came from elsewhere. Reload the page and submit again.")
+        return _error_response(400, CSRF_MESSAGE)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         status = error.code or 500
         # An exception that words its own message for the user (security.NulInRequest) keeps it.
-        message = getattr(error, "user_message", None) or MESSAGES.get(status, error.description or "Request refused.")
+        message = getattr(error, "user_message", None) or MESSAGES.get(status, error.description or REFUSED)
         return _error_response(status, message)
 
     @app.errorhandler(OperationalError)

@@ -7,12 +7,14 @@ from typing import Any
 from flask import Blueprint, abort, flash, g, request, url_for
 
 from .db import get_session
+from .i18n import time_zone_names
 from .models import Event, Role
 from .pages import go_to, render_page
 from .services import events as service
 from .services import results as result_service
 from .services.errors import InputError
 from .services.guard import StaleChange
+from .services.translate import _
 
 bp = Blueprint("events", __name__)
 
@@ -35,6 +37,8 @@ def _form_context(form: dict[str, Any], errors: dict[str, str]) -> dict[str, Any
         "form": form, "errors": errors, "round_count": service.round_count_from(form),
         "point_schemes": service.POINT_SCHEMES, "tiebreaks": service.TIEBREAKS,
         "default_tiebreaks": service.DEFAULT_TIEBREAKS, "default_scheme": service.DEFAULT_POINT_SCHEME,
+        "default_tiebreak_text": " → ".join(_(service.TIEBREAKS[key]) for key in service.DEFAULT_TIEBREAKS),
+        "time_zones": time_zone_names(),
     }
 
 
@@ -56,7 +60,7 @@ def new() -> Any:
             errors = bad.errors
         else:
             event = service.create_event(get_session(), data, g.organizer.id, g.organizer.name)
-            flash(f"Event “{event.name}” created. Add the players next.")
+            flash(_("Event “%(name)s” created. Add the players next.", name=event.name))
             return go_to(url_for("players.index", event_id=event.id))
     return render_page("events/form.html", "event_form.html", 422 if errors else 200,
                        event=None, **_form_context(form, errors))
@@ -80,7 +84,7 @@ def edit(event_id: int) -> Any:
             get_session().rollback()
             errors = bad.errors
         else:
-            flash("Event saved.")
+            flash(_("Event saved."))
             return go_to(url_for("events.show", event_id=event.id))
     return render_page("events/form.html", "event_form.html", 422 if errors else 200,
                        event=event, **_form_context(form, errors))

@@ -10,6 +10,8 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.exceptions import BadRequest
 
+from .services.translate import N_
+
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -46,8 +48,8 @@ class NulInRequest(BadRequest):
     """A NUL character in the address or a form field. No text the app stores may hold one
     (PostgreSQL refuses it outright), so the request is refused before any view reads it."""
 
-    description = ("The request contains a NUL character (\\0), which no field accepts. "
-                   "Remove it and send the form again.")
+    description = N_("The request contains a NUL character (\\0), which no field accepts. "
+                     "Remove it and send the form again.")
     #: shown as is by the error page (see errors.py)
     user_message = description
 

@@ -12,6 +12,7 @@ from sqlmodel import Session, col, func, select
 from ..models import EDITIONS, ENTRY_MODES, ROUND_FORMATS, TABLE_SIZES, AuditEntry, Event, EventJudge, Round, utcnow
 from . import guard, standings, text
 from .errors import InputError
+from .translate import N_, _, ngettext
 
 MAX_ROUNDS = 20
 MAX_NAME = 120
@@ -20,11 +21,12 @@ MAX_NAME = 120
 POINT_SCHEMES: dict[str, str] = {key: scheme.description for key, scheme in standings.SCHEMES.items()}
 DEFAULT_POINT_SCHEME = standings.DEFAULT_SCHEME
 
+#: key → what the app shows (English, marked: translate where shown with ``_()``)
 TIEBREAKS: dict[str, str] = {
-    "game_points": "Total game points",
-    "opponents_average": "Opponents' average tournament points",
-    "species_count": "Species count",
-    "head_to_head": "Results between the tied players",
+    "game_points": N_("Total game points"),
+    "opponents_average": N_("Opponents' average tournament points"),
+    "species_count": N_("Species count"),
+    "head_to_head": N_("Results between the tied players"),
 }
 DEFAULT_TIEBREAKS: tuple[str, ...] = tuple(standings.DEFAULT_TIEBREAKS)
 DEFAULT_ENTRY_MODES: tuple[str, ...] = ("totals", "scorepad")
@@ -41,6 +43,22 @@ class EventInput:
     tiebreak_order: list[str] = field(default_factory=lambda: list(DEFAULT_TIEBREAKS))
     entry_modes: list[str] = field(default_factory=lambda: list(DEFAULT_ENTRY_MODES))
     pick_timer_seconds: int | None = None
+    #: the language of the event's printed matter and projector (organizer.i18n.LANGUAGES)
+    language: str = "en"
+    #: an IANA time zone name; the event's pages and its round clock show times in it
+    time_zone: str = "UTC"
+
+
+def _languages() -> tuple[str, ...]:
+    from ..i18n import LANGUAGES  # the web layer's list; imported late, services load without Flask first
+
+    return tuple(LANGUAGES)
+
+
+def _valid_time_zone(name: str) -> bool:
+    from ..i18n import valid_time_zone
+
+    return valid_time_zone(name)
 
 
 def form_defaults(event: Event | None = None) -> dict[str, Any]:
@@ -50,7 +68,7 @@ def form_defaults(event: Event | None = None) -> dict[str, Any]:
     else:
         data = EventInput(event.name, event.date, event.edition, list(event.round_formats),
                           event.preferred_table_size, event.point_scheme, list(event.tiebreak_order),
-                          list(event.entry_modes), event.pick_timer_seconds)
+                          list(event.entry_modes), event.pick_timer_seconds, event.language, event.time_zone)
     form: dict[str, Any] = {
         "name": data.name,
         "date": data.date.isoformat(),
@@ -60,6 +78,9 @@ def form_defaults(event: Event | None = None) -> dict[str, Any]:
         "point_scheme": data.point_scheme,
         "entry_modes": list(data.entry_modes),
         "pick_timer_seconds": "" if data.pick_timer_seconds is None else str(data.pick_timer_seconds),
+        "language": data.language,
+        # a new event: empty, so the page offers the browser's own zone (UTC if it has none)
+        "time_zone": data.time_zone if event is not None else "",
     }
     if event is not None:
         form["version"] = str(event.version)
@@ -84,37 +105,41 @@ def check_event(data: EventInput) -> EventInput:
     usual order), or InputError with a message per form field."""
     errors: dict[str, str] = {}
     name = text.clean_name(data.name)
-    name_problem = text.name_problem(name, MAX_NAME, "Give the event a name.")
+    name_problem = text.name_problem(name, MAX_NAME, _("Give the event a name."))
     if name_problem is not None:
         errors["name"] = name_problem
     if data.edition not in EDITIONS:
-        errors["edition"] = "Choose the 2018 or the 2010 edition."
+        errors["edition"] = _("Choose the 2018 or the 2010 edition.")
     if not 1 <= len(data.round_formats) <= MAX_ROUNDS:
-        errors["rounds"] = f"Enter a whole number of rounds from 1 to {MAX_ROUNDS}."
+        errors["rounds"] = _("Enter a whole number of rounds from 1 to %(most)d.", most=MAX_ROUNDS)
     for number, fmt in enumerate(data.round_formats, start=1):
         if fmt not in ROUND_FORMATS:
-            errors[f"format_{number}"] = "Choose standard game or draft."
+            errors[f"format_{number}"] = _("Choose standard game or draft.")
     if data.preferred_table_size not in TABLE_SIZES:
-        errors["preferred_table_size"] = "Tables seat 4, 3 or 2 players: choose one of these."
+        errors["preferred_table_size"] = _("Tables seat 4, 3 or 2 players: choose one of these.")
     if data.point_scheme not in POINT_SCHEMES:
-        errors["point_scheme"] = "Choose one of the listed tournament-point schemes."
+        errors["point_scheme"] = _("Choose one of the listed tournament-point schemes.")
     if sorted(data.tiebreak_order) != sorted(TIEBREAKS):
-        errors["tiebreak_order"] = "Use each tie-break exactly once."
+        errors["tiebreak_order"] = _("Use each tie-break exactly once.")
     if not data.entry_modes:
-        errors["entry_modes"] = "Allow at least one way of entering results."
+        errors["entry_modes"] = _("Allow at least one way of entering results.")
     elif any(mode not in ENTRY_MODES for mode in data.entry_modes):
-        errors["entry_modes"] = "Unknown result-entry mode."
+        errors["entry_modes"] = _("Unknown result-entry mode.")
     timer = data.pick_timer_seconds
     if timer is not None and not 10 <= timer <= 600:
-        errors["pick_timer_seconds"] = _TIMER_MESSAGE
+        errors["pick_timer_seconds"] = _(_TIMER_MESSAGE)
+    if data.language not in _languages():
+        errors["language"] = _("Choose one of the listed languages.")
+    if not _valid_time_zone(data.time_zone):
+        errors["time_zone"] = _("Choose a time zone from the list, such as Europe/Berlin or UTC.")
     if errors:
         raise InputError(errors)
     modes = [str(mode) for mode in ENTRY_MODES if mode in data.entry_modes]
     return EventInput(name, data.date, data.edition, list(data.round_formats), data.preferred_table_size,
-                      data.point_scheme, list(data.tiebreak_order), modes, timer)
+                      data.point_scheme, list(data.tiebreak_order), modes, timer, data.language, data.time_zone)
 
 
-_TIMER_MESSAGE = "Leave empty for no timer, or enter 10 to 600 seconds."
+_TIMER_MESSAGE = N_("Leave empty for no timer, or enter 10 to 600 seconds.")
 
 
 def parse_event_form(form: Mapping[str, Any]) -> EventInput:
@@ -126,13 +151,13 @@ def parse_event_form(form: Mapping[str, Any]) -> EventInput:
     try:
         event_date = date.fromisoformat(str(form.get("date", "")).strip())
     except ValueError:
-        errors["date"] = "Enter the date as YYYY-MM-DD."
+        errors["date"] = _("Enter the date as YYYY-MM-DD.")
 
     rounds = 0
     try:
         rounds = int(str(form.get("rounds", "")).strip())
     except ValueError:
-        errors["rounds"] = f"Enter a whole number of rounds from 1 to {MAX_ROUNDS}."
+        errors["rounds"] = _("Enter a whole number of rounds from 1 to %(most)d.", most=MAX_ROUNDS)
     formats = [str(form.get(f"format_{number}", "standard") or "standard")
                for number in range(1, min(rounds, MAX_ROUNDS + 1) + 1)] if rounds > 0 else []
     if rounds > MAX_ROUNDS:
@@ -153,11 +178,13 @@ def parse_event_form(form: Mapping[str, Any]) -> EventInput:
         try:
             timer = int(raw_timer)
         except ValueError:
-            errors["pick_timer_seconds"] = _TIMER_MESSAGE
+            errors["pick_timer_seconds"] = _(_TIMER_MESSAGE)
 
     data = EventInput(str(form.get("name", "")), event_date, str(form.get("edition", "")), formats, size,
                       str(form.get("point_scheme", DEFAULT_POINT_SCHEME)),
-                      [str(form.get(f"tiebreak_{place}", "")) for place in range(1, len(TIEBREAKS) + 1)], modes, timer)
+                      [str(form.get(f"tiebreak_{place}", "")) for place in range(1, len(TIEBREAKS) + 1)], modes, timer,
+                      str(form.get("language", "en") or "en").strip(),
+                      str(form.get("time_zone", "") or "UTC").strip())
     try:
         checked = check_event(data)
     except InputError as bad:
@@ -173,6 +200,7 @@ def _snapshot(event: Event) -> dict[str, Any]:
         "round_formats": list(event.round_formats), "preferred_table_size": event.preferred_table_size,
         "point_scheme": event.point_scheme, "tiebreak_order": list(event.tiebreak_order),
         "entry_modes": list(event.entry_modes), "pick_timer_seconds": event.pick_timer_seconds,
+        "language": event.language, "time_zone": event.time_zone,
     }
 
 
@@ -206,7 +234,7 @@ def update_event(session: Session, event: Event, data: EventInput, actor: str, s
     assert event.id is not None
     locked = guard.lock(session, Event, event.id)
     if locked is None:
-        raise InputError({"": "This event no longer exists."})
+        raise InputError({"": _("This event no longer exists.")})
     event = locked
     assert event.id is not None
     guard.check_version(event.version, seen_version, "The event",
@@ -215,13 +243,18 @@ def update_event(session: Session, event: Event, data: EventInput, actor: str, s
     errors: dict[str, str] = {}
     if started:
         if data.edition != event.edition:
-            errors["edition"] = "Round 1 is already seated with this edition's species; the edition can no longer change."
+            errors["edition"] = _("Round 1 is already seated with this edition's species; the edition can no longer change.")
         if len(data.round_formats) < len(started):
-            errors["rounds"] = f"{len(started)} rounds already exist; the event needs at least that many."
+            errors["rounds"] = ngettext(
+                "%(num)d round already exists; the event needs at least that many.",
+                "%(num)d rounds already exist; the event needs at least that many.", len(started))
         for made in started:
             index = made.number - 1
             if index < len(data.round_formats) and data.round_formats[index] != made.format:
-                errors[f"format_{made.number}"] = f"Round {made.number} already exists as a {made.format} round."
+                errors[f"format_{made.number}"] = (
+                    _("Round %(number)d already exists as a standard round.", number=made.number)
+                    if made.format == "standard" else
+                    _("Round %(number)d already exists as a draft round.", number=made.number))
     if errors:
         raise InputError(errors)
     old = _snapshot(event)

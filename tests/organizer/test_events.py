@@ -17,8 +17,8 @@ def test_new_event_form_shows_the_defaults(signed_in: FlaskClient) -> None:
     assert 'name="rounds" type="number" value="3"' in page
     assert "Opponents beaten divided by opponents at the table, a tie counting half" in page
     assert 'value="beaten" checked' in page
-    assert ("Default: total game points, then opponents&#39; average tournament points, "
-            "then species count, then results between the tied players.") in page
+    assert ("Default: Total game points → Opponents&#39; average tournament points → "
+            "Species count → Results between the tied players.") in page
     assert 'value="4" checked' in page
     assert 'value="totals" checked' in page
 
