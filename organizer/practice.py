@@ -14,6 +14,7 @@ from .pages import go_to, render_page
 from .services import practice as service
 from .services.errors import InputError
 from .services.live_log import Replayed
+from .services.translate import _
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
@@ -23,10 +24,14 @@ def _form_defaults() -> dict[str, str]:
             "bot_3": "heuristic"}
 
 
+def _choices() -> dict[str, Any]:
+    return {"modes": service.mode_choices(), "bots": service.bot_choices(), "editions": service.edition_choices()}
+
+
 @bp.get("")
 def new() -> Any:
     return render_page("live/practice_new.html", "live_practice_form.html", form=_form_defaults(), errors={},
-                       modes=service.MODE_LABELS, bots=service.BOT_LABELS)
+                       **_choices())
 
 
 @bp.post("")
@@ -39,12 +44,12 @@ def create() -> Any:
     except InputError as bad:
         db.rollback()
         return render_page("live/practice_new.html", "live_practice_form.html", 422, form=form, errors=bad.errors,
-                           modes=service.MODE_LABELS, bots=service.BOT_LABELS)
+                           **_choices())
     except service.PracticeRefused as refused:
         db.rollback()
         # a short page: a flood of refused requests should cost the server little
         page, status = render_page("live/practice_refused.html", "live_practice_refused.html", refused.status,
-                                   title="Practice games", message=str(refused))
+                                   title=_("Practice games"), message=str(refused))
         return page, status, {"Retry-After": str(refused.retry_after)}
     return go_to(url_for("practice.play", token=practice.token))
 
@@ -66,7 +71,7 @@ def _show(practice: PracticeGame, status: int = 200, message: str = "", kind: st
     urls = SeatUrls(url_for("practice.play", token=token), url_for("practice.act", token=token),
                     url_for("practice.changed", token=token, since=replayed.version),
                     url_for("replay.practice", token=token) if finished else None, url_for("practice.tick", token=token))
-    title = service.MODE_LABELS[replayed.state.mode]
+    title = service.mode_label(replayed.state.mode)
     return render_seat(replayed, 0, urls, title, status, message, kind, owed=owed, practice=True)
 
 

@@ -16,28 +16,67 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine import Edition, Game, GameSetupError
-from engine.bots import BOTS, LEVEL_LABELS
+from engine.bots import BOTS
 
 from ..models import PracticeGame, utcnow
 from . import live_log, rate_windows
 from .errors import InputError
 from .live_games import LiveGame
+from .translate import N_, _, ngettext
 
 KIND = "practice"
 HUMAN = "human"
 MODES = ("solo", "standard", "draft")
+#: each mode's name (translated where shown: :func:`mode_label`)
 MODE_LABELS = {
-    "solo": "Solo against Q (The Garden of Non-Forking Paths)",
-    "standard": "Standard game against bots",
-    "draft": "Draft against bots (Wonders of the Arboretum)",
+    "solo": N_("Solo against Q (The Garden of Non-Forking Paths)"),
+    "standard": N_("Standard game against bots"),
+    "draft": N_("Draft against bots (Wonders of the Arboretum)"),
+}
+#: what each mode asks of the player, in a line, beside its choice on the form
+MODE_HELP = {
+    "solo": N_("You against Q, a rival that never takes a turn: each turn you give Q a card of your hand and Q "
+               "plants it by a fixed rule. You win with more points than Q and points in at least as many "
+               "species."),
+    "standard": N_("The usual game for 2 to 4 players: draw two cards, plant one, discard one. The bots play the "
+                   "other seats."),
+    "draft": N_("Everyone picks a card from the hand in front of them at the same time, plants or discards it, "
+                "and passes the rest on. The bots play the other seats."),
 }
 #: the bots a practice seat may have, by the name stored in ``seat_kinds``: the three levels (the
 #: normal level keeps its stored name "heuristic", so older games and links read the same), then
-#: the random bot
-BOT_LABELS = {"easy": LEVEL_LABELS["easy"], "heuristic": LEVEL_LABELS["normal"], "strong": LEVEL_LABELS["strong"],
-              "random": "Random (plays any legal move)"}
-#: how a bot seat is named at the table
-BOT_NAMES = {"easy": "Easy", "heuristic": "Normal", "normal": "Normal", "strong": "Strong", "random": "Random"}
+#: the random bot (translated where shown: :func:`bot_choices`)
+BOT_LABELS = {"easy": N_("Easy (misses the best move now and then)"),
+              "heuristic": N_("Normal (plays to win)"),
+              "strong": N_("Strong (thinks about a second a move)"),
+              "random": N_("Random (plays any legal move)")}
+#: how a bot seat is named at the table (written into the game when it is dealt)
+BOT_NAMES = {"easy": N_("Easy bot %(number)d"), "heuristic": N_("Normal bot %(number)d"),
+             "normal": N_("Normal bot %(number)d"), "strong": N_("Strong bot %(number)d"),
+             "random": N_("Random bot %(number)d")}
+#: a bot level's short name, for the form's error message
+BOT_LEVELS = {"easy": N_("easy"), "heuristic": N_("normal"), "strong": N_("strong"), "random": N_("random")}
+#: the editions, as the form offers them
+EDITIONS = {"2018": N_("2018 edition (Renegade Game Studios)"), "2010": N_("2010 edition (the first)")}
+
+
+def mode_label(mode: str) -> str:
+    """A mode's name in the current language ("Standard game against bots")."""
+    return _(MODE_LABELS[mode]) if mode in MODE_LABELS else mode
+
+
+def mode_choices() -> list[tuple[str, str, str]]:
+    """The form's game choices: (mode, name, what it asks), translated."""
+    return [(mode, _(MODE_LABELS[mode]), _(MODE_HELP[mode])) for mode in MODES]
+
+
+def bot_choices() -> dict[str, str]:
+    """The form's bot choices by stored kind, translated."""
+    return {kind: _(label) for kind, label in BOT_LABELS.items()}
+
+
+def edition_choices() -> dict[str, str]:
+    return {edition: _(label) for edition, label in EDITIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -54,10 +93,10 @@ def parse_setup(form: Mapping[str, str]) -> PracticeSetup:
     errors: dict[str, str] = {}
     mode = form.get("mode", "")
     if mode not in MODES:
-        errors["mode"] = "Choose solo, a standard game or a draft."
+        errors["mode"] = _("Choose solo, a standard game or a draft.")
     edition = form.get("edition", "2018")
     if edition not in ("2018", "2010"):
-        errors["edition"] = "Choose the 2018 or the 2010 edition."
+        errors["edition"] = _("Choose the 2018 or the 2010 edition.")
     players = 1
     if mode in ("standard", "draft"):
         try:
@@ -65,18 +104,19 @@ def parse_setup(form: Mapping[str, str]) -> PracticeSetup:
             if not 2 <= players <= 4:
                 raise ValueError
         except ValueError:
-            errors["players"] = "A table seats 2, 3 or 4 players."
+            errors["players"] = _("A table seats 2, 3 or 4 players.")
             players = 2
     bots: list[str] = []
     for seat in range(1, players if mode != "solo" else 1):
         kind = form.get(f"bot_{seat}", "heuristic")
         if kind not in BOTS:
-            errors[f"bot_{seat}"] = f"Choose one of: {', '.join(BOT_NAMES[k].lower() for k in BOT_LABELS)}."
+            errors[f"bot_{seat}"] = _("Choose one of: %(levels)s.",
+                                      levels=", ".join(_(level) for level in BOT_LEVELS.values()))
         kind = "heuristic" if kind == "normal" else kind
         bots.append(kind)
-    name = " ".join(form.get("name", "").split()) or "Player"
+    name = " ".join(form.get("name", "").split()) or _("Player")
     if len(name) > 40:
-        errors["name"] = "Keep the name to 40 characters."
+        errors["name"] = _("Keep the name to 40 characters.")
     if errors:
         raise InputError(errors)
     return PracticeSetup(mode, players, edition, tuple(bots), name)
@@ -89,13 +129,13 @@ def _new_game(setup: PracticeSetup, seed: int | None) -> tuple[Game, list[str]]:
         names: tuple[str, ...] = (setup.name, "Q")
         kinds = [HUMAN, "q"]
     else:
-        names = (setup.name, *(f"{BOT_NAMES.get(kind, kind.capitalize())} bot {i + 1}"
-                               for i, kind in enumerate(setup.bots)))
+        names = (setup.name, *(_(BOT_NAMES[kind], number=i + 1) if kind in BOT_NAMES
+                               else f"{kind.capitalize()} {i + 1}" for i, kind in enumerate(setup.bots)))
         kinds = [HUMAN, *setup.bots]
     try:
         game = Game(mode=setup.mode, players=setup.players, seed=seed, edition=Edition.parse(setup.edition), names=names)
     except GameSetupError as bad:
-        raise InputError({"": str(bad)}) from None
+        raise InputError({"": _("The game could not be dealt: %(detail)s", detail=str(bad))}) from None
     return game, kinds
 
 
@@ -209,9 +249,11 @@ class PracticeRefused(Exception):
 
 def _in_words(seconds: int) -> str:
     if seconds < 90:
-        return f"{seconds} seconds"
+        return ngettext("%(num)d second", "%(num)d seconds", seconds)
     minutes = round(seconds / 60)
-    return f"{minutes} minutes" if minutes < 90 else f"{round(minutes / 60)} hours"
+    if minutes < 90:
+        return ngettext("%(num)d minute", "%(num)d minutes", minutes)
+    return ngettext("%(num)d hour", "%(num)d hours", round(minutes / 60))
 
 
 def stored_games(session: Session) -> int:
@@ -228,9 +270,9 @@ def start_game(session: Session, setup: PracticeSetup, client: str, limits: Prac
     claim = rate_windows.claim(session, f"practice:{client[:100]}", limits.per_address, limits.window_seconds, now)
     if not claim.allowed:
         raise PracticeRefused(
-            f"Too many practice games from your address: {limits.per_address} in "
-            f"{_in_words(limits.window_seconds)} is the limit. Try again in {_in_words(claim.retry_after)}; "
-            "the games you started are still at their links.", claim.retry_after, 429)
+            _("Too many practice games from your address: %(limit)d in %(window)s is the limit. Try again in "
+              "%(wait)s; the games you started are still at their links.", limit=limits.per_address,
+              window=_in_words(limits.window_seconds), wait=_in_words(claim.retry_after)), claim.retry_after, 429)
     if rate_windows.claim(session, "practice:prune", 1, limits.prune_every_seconds, now).allowed:
         prune(session, now)
     if stored_games(session) >= limits.max_games:
@@ -238,8 +280,8 @@ def start_game(session: Session, setup: PracticeSetup, client: str, limits: Prac
             prune(session, now)
         if stored_games(session) >= limits.max_games:
             raise PracticeRefused(
-                f"The practice room is full ({limits.max_games} games are stored); nothing was created. "
-                "Try again in an hour, when old games have been cleared.", 3600, 503)
+                _("The practice room is full (%(games)d games are stored); nothing was created. Try again in an "
+                  "hour, when old games have been cleared.", games=limits.max_games), 3600, 503)
     return create_game(session, setup, dealt=dealt)
 
 

@@ -21,6 +21,7 @@ from ..models import Event, GameTable, Round
 from . import live_log, live_seats, live_tables
 from . import practice as practice_service
 from .live_view import CardFace, Screen, build_screen, face
+from .translate import _
 
 
 @dataclass(frozen=True)
@@ -48,20 +49,22 @@ def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
     """Why the bot at ``seat`` played ``logged`` in the position ``before``, in one line. The
     strong bot is asked again with the seed the table gave it (``live_log.bot_entries``): the
     expected result of its move against the next best."""
+    if kind == "random":
+        return _("The random bot: any legal move.")
+    if kind == "easy":
+        return _("The easy bot: the move it rates best, or now and then one of its next two.")
     if kind != "strong":
-        level = {"easy": "easy", "random": "random"}.get(kind or "", "normal")
-        return {"random": "The random bot: any legal move.",
-                "easy": "The easy bot: the heuristic's best move, or now and then one of its next two."}.get(
-            level, "The normal bot: the move its heuristic rates best.")
+        return _("The normal bot: the move it rates best.")
     bot = StrongBot(iterations=EXPLAIN_PLAYOUTS, seconds=None)
     rng = random.Random(f"arboretum-live-bot:{before.game.seed}:{before.version}:{seat}")
     chosen = bot.choose(before, seat, rng)
     reason = bot.last_reason
     if not isinstance(reason, Reason) or reason.playouts == 0:
-        return "The strong bot: the heuristic's best move (it searches only the last turns)."
-    text = f"The strong bot: {reason}."
+        return _("The strong bot: the move it rates best (it searches only the last turns).")
+    text = _("The strong bot: %(reason)s.", reason=str(reason))
     if str(chosen) != logged:
-        text += f" (At the table its time cap cut the search short; asked again it prefers {chosen}.)"
+        text += " " + _("(At the table its time cap cut the search short; asked again it prefers %(move)s.)",
+                        move=str(chosen))
     return text
 
 
@@ -80,8 +83,13 @@ def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path
     moves = []
     for index, entry in enumerate(log, start=1):
         nonce = str(entry[2])
-        note = " (bot)" if nonce.startswith("bot:") else " (pick timer)" if nonce.startswith("timer:") else ""
-        moves.append((index, f"{names[entry[0]]}: {entry[1]}{note}"))
+        if nonce.startswith("bot:"):
+            text = _("%(name)s: %(move)s (bot)", name=names[entry[0]], move=entry[1])
+        elif nonce.startswith("timer:"):
+            text = _("%(name)s: %(move)s (pick timer)", name=names[entry[0]], move=entry[1])
+        else:
+            text = _("%(name)s: %(move)s", name=names[entry[0]], move=entry[1])
+        moves.append((index, text))
     why = ""
     if step and str(log[step - 1][2]).startswith("bot:"):
         seat = int(log[step - 1][0])
@@ -112,7 +120,8 @@ def for_seat(session: Session, token: str, step: int | None, path_species: str) 
     ctx = live_seats.seat_context(session, token)
     if ctx is None:
         return None
-    title = f"{ctx.event.name} · round {ctx.round.number} · table {ctx.table.number}"
+    title = _("%(event)s · round %(round)d · table %(table)d", event=ctx.event.name, round=ctx.round.number,
+              table=ctx.table.number)
     return _table_replay(session, ctx.table, step, path_species, title)
 
 
@@ -122,7 +131,8 @@ def for_table(session: Session, event: Event, rnd: Round, number: int, step: int
     view = live_tables.find_table(session, rnd, number)
     if view is None:
         return None
-    return _table_replay(session, view.table, step, path_species, f"{event.name} · round {rnd.number} · table {number}")
+    title = _("%(event)s · round %(round)d · table %(table)d", event=event.name, round=rnd.number, table=number)
+    return _table_replay(session, view.table, step, path_species, title)
 
 
 def for_practice(session: Session, token: str, step: int | None, path_species: str) -> ReplayPage | None:
@@ -134,5 +144,5 @@ def for_practice(session: Session, token: str, step: int | None, path_species: s
     log = _finished_log(replayed)
     if log is None:
         return None
-    title = practice_service.MODE_LABELS[replayed.state.mode]
+    title = practice_service.mode_label(replayed.state.mode)
     return replay_step(practice_service.game_of(row), log, step, path_species, title, row.seat_kinds)

@@ -29,4 +29,4 @@ def test_the_strong_bot_s_move_says_its_expected_result_against_the_next_best() 
     assert "cut the search short" not in text
     other = next(a for a in state.legal_actions(seat) if a != played)
     assert f"prefers {played}" in explain(state, seat, str(other), "strong")
-    assert explain(state, seat, str(played), "heuristic") == "The normal bot: the move its heuristic rates best."
+    assert explain(state, seat, str(played), "heuristic") == "The normal bot: the move it rates best."
