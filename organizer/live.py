@@ -15,6 +15,7 @@ from .models import Event, Round
 from .pages import go_to, render_page
 from .rounds import load_round
 from .services import live_overview, live_poll, live_seats, live_tables
+from .services import rounds as round_service
 from .services.errors import InputError
 from .services.live_log import Replayed
 from .services.paging import page_number
@@ -110,7 +111,7 @@ def act(token: str) -> Any:
 def _overview(event: Event, rnd: Round, status: int = 200, errors: dict[str, str] | None = None) -> Any:
     listed = live_overview.overview(get_session(), event, rnd, page_number=page_number(request.args.get("page")))
     return render_page("live/overview.html", "live_overview.html", status, event=event, round=rnd, rows=listed.rows,
-                       page=listed.page,
+                       page=listed.page, status_name=round_service.status_name,
                        errors=errors or {}, timer=event.pick_timer_seconds)
 
 

@@ -13,6 +13,7 @@ from .pages import go_to, render_page
 from .services import live_tables
 from .services import rounds as service
 from .services.errors import InputError
+from .services.translate import _
 
 bp = Blueprint("rounds", __name__, url_prefix="/events/<int:event_id>/rounds")
 
@@ -32,7 +33,7 @@ def _round_list(event: Event, status: int = 200, errors: dict[str, str] | None =
     coming = service.next_round(db, event)
     return render_page("rounds/index.html", "round_list.html", status, event=event,
                        rounds=service.event_rounds(db, event.id), next_number=coming.number, ready=coming.ready,
-                       errors=errors or {}, form=form or {})
+                       errors=errors or {}, form=form or {}, status_name=service.status_name)
 
 
 @bp.get("")
@@ -50,7 +51,7 @@ def propose(event_id: int) -> Any:
     except InputError as bad:
         db.rollback()
         return _round_list(event, 422, bad.errors, {"seed": raw_seed.strip()})
-    flash(f"Round {rnd.number} proposed. Review the tables, swap players if needed, then publish.")
+    flash(_("Round %(number)d proposed. Review the tables, swap players if needed, then publish.", number=rnd.number))
     return go_to(url_for("rounds.show", event_id=event_id, number=rnd.number))
 
 
@@ -58,7 +59,11 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
     review = service.review_round(get_session(), event, rnd)
     return {"event": event, "round": rnd, "tables": review.tables, "standing": review.standing,
             "unseated": review.unseated, "deadline": review.deadline, "repeats": review.repeats,
-            "seated": review.seated, "seats_before": review.seats_before, "repeated_seats": review.repeated_seats}
+            "seated": review.seated, "seats_before": review.seats_before, "repeated_seats": review.repeated_seats,
+            "dropped": review.dropped, "status_name": service.status_name,
+            # (name, table number) of the players who dropped out of the event during this round
+            "dropped_seats": [(s.player.name, t.table.number) for t in review.tables for s in t.seats
+                              if s.player and s.player.id in review.dropped]}
 
 
 @bp.get("/<int:number>")
@@ -76,7 +81,7 @@ def swap(event_id: int, number: int) -> Any:
     try:
         first, second = int(request.form.get("first", "")), int(request.form.get("second", ""))
     except ValueError:
-        errors = {"swap": "Choose two players to swap."}
+        errors = {"swap": _("Choose two players to swap.")}
     else:
         try:
             effect = service.swap_players(get_session(), event, rnd, first, second, g.organizer.name)
@@ -85,6 +90,7 @@ def swap(event_id: int, number: int) -> Any:
             get_session().rollback()
             errors = bad.errors
     if not errors and not request.headers.get("HX-Request"):
+        flash(effect.swapped)
         flash(effect.message)
         return go_to(url_for("rounds.show", event_id=event_id, number=number))
     return render_page("rounds/show.html", "round_tables.html", 422 if errors else 200,
@@ -99,17 +105,17 @@ def _round_action(event_id: int, number: int, action: str) -> Any:
         if action == "publish":
             service.publish_round(db, event, rnd, g.organizer.name)
             live_tables.start_round(db, event, rnd)  # dealt here, a POST: no GET deals (issue 10)
-            flash(f"Round {number} published: the tables can play.")
+            flash(_("Round %(number)d published: the tables can play.", number=number))
         elif action == "discard":
             service.discard_proposal(db, event, rnd, g.organizer.name)
-            flash(f"Proposal for round {number} discarded.")
+            flash(_("Proposal for round %(number)d discarded.", number=number))
             return go_to(url_for("rounds.index", event_id=event_id))
         elif action == "close":
             service.close_round(db, event, rnd, g.organizer.name)
-            flash(f"Round {number} closed.")
+            flash(_("Round %(number)d closed.", number=number))
         elif action == "reopen":
             service.reopen_round(db, event, rnd, g.organizer.name)
-            flash(f"Round {number} reopened: correct its results, then close it again.")
+            flash(_("Round %(number)d reopened: correct its results, then close it again.", number=number))
     except InputError as bad:
         db.rollback()
         return render_page("rounds/show.html", "round_tables.html", 422, **_round_context(event, rnd), errors=bad.errors)

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, func, select
 
-from engine import Progress
+from engine import Phase, Progress
 
 from ..models import Event, GameTable, Player, Result, Round, Seat
 from .live_tables import TableGame
 from .paging import Page, page_of
 from .rounds import SeatedPlayer, TableSeating
+from .translate import N_, _, ngettext
 
 #: tables a page of the overview shows (a round of 10,000 players has 2,500)
 PER_PAGE = 50
@@ -44,12 +45,23 @@ def describe_progress(progress: Progress) -> tuple[str, str]:
     p = progress
     if p.mode == "draft":
         if p.finished:
-            return f"finished after {p.rounds} rounds", "0 cards in hands"
-        return (f"round {p.round} of {p.rounds}, pick {p.pick} of {p.picks_per_round}",
-                f"{p.cards_in_hands} cards in hands, {p.draw_pile} undealt")
+            return ngettext("finished after %(num)d round", "finished after %(num)d rounds", p.rounds or 0), \
+                _("0 cards in hands")
+        return (_("round %(round)d of %(rounds)d, pick %(pick)d of %(picks)d", round=p.round or 0, rounds=p.rounds or 0,
+                  pick=p.pick or 0, picks=p.picks_per_round or 0),
+                ngettext("%(num)d card in hands, %(undealt)d undealt", "%(num)d cards in hands, %(undealt)d undealt",
+                         p.cards_in_hands, undealt=p.draw_pile))
     if p.finished:
-        return f"finished after {p.turn} turns", "draw pile empty"
-    return f"turn {p.turn}, {p.actor_name} {p.phase_text}", f"{p.draw_pile} cards in the draw pile"
+        return ngettext("finished after %(num)d turn", "finished after %(num)d turns", p.turn or 0), _("draw pile empty")
+    doing = _(_PHASES[p.phase]) if p.phase in _PHASES else str(p.phase)
+    return (_("turn %(turn)d, %(player)s: %(phase)s", turn=p.turn or 0, player=p.actor_name or "", phase=doing),
+            ngettext("%(num)d card in the draw pile", "%(num)d cards in the draw pile", p.draw_pile))
+
+
+#: what the seat whose turn it is does now, in words
+_PHASES = {Phase.DRAW1: N_("draws a first card"), Phase.DRAW2: N_("draws a second card"), Phase.PLAY: N_("plays a card"),
+           Phase.DISCARD: N_("discards"), Phase.GIVE: N_("gives a card to Q"), Phase.PICK: N_("picks"),
+           Phase.OVER: N_("game over")}
 
 
 @dataclass(frozen=True)
@@ -94,7 +106,7 @@ def overview(session: Session, event: Event, rnd: Round, now: float | None = Non
     for view in views:
         table = view.table
         if not table.digital or table.log_version == 0:
-            rows.append(TableProgress(view, False, rnd.format, "on paper" if not table.digital else "not started",
+            rows.append(TableProgress(view, False, rnd.format, _("on paper") if not table.digital else _("not started"),
                                       "", [], view.result is not None, table.log_version))
             continue
         replayed = TableGame(event, rnd, view).load(session)

@@ -16,6 +16,16 @@ from engine import Edition, choose_species, species_count
 from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat, utcnow
 from . import guard, seat_order, seating
 from .errors import InputError
+from .translate import N_, _, ngettext
+
+#: a round's status as people read it (translated where shown: ``_(STATUS_NAMES[status])``)
+STATUS_NAMES: dict[str, str] = {RoundStatus.PROPOSED: N_("proposed"), RoundStatus.PUBLISHED: N_("published"),
+                                RoundStatus.FINISHED: N_("finished")}
+
+
+def status_name(status: str) -> str:
+    """A round's status in the reader's language ("published", "veröffentlicht")."""
+    return _(STATUS_NAMES[status]) if status in STATUS_NAMES else status
 
 
 @dataclass(frozen=True)
@@ -83,7 +93,7 @@ def lock_round(session: Session, rnd: Round) -> Round:
     cannot change under a check of it. InputError when it is gone."""
     fresh = guard.lock(session, Round, rnd.id)
     if fresh is None:
-        raise InputError({"": f"Round {rnd.number} no longer exists."})
+        raise InputError({"": _("Round %(number)d no longer exists.", number=rnd.number)})
     return fresh
 
 
@@ -94,7 +104,7 @@ def lock_table(session: Session, rnd: Round, table: GameTable) -> tuple[Round, T
     fresh_round = lock_round(session, rnd)
     assert fresh_round.id is not None
     if guard.lock(session, GameTable, table.id) is None:
-        raise InputError({"": f"Table {table.number} no longer exists."})
+        raise InputError({"": _("Table %(number)d no longer exists.", number=table.number)})
     views = tables_of(session, fresh_round.id, table.number)
     assert views, "a locked table is in its round"
     return fresh_round, views[0]
@@ -126,7 +136,7 @@ def _seats_of(played: Sequence[tuple[Round, TableSeating]]) -> dict[int, list[st
         for index, seated in enumerate(view.seats):
             if seated.seat.player_id is None:
                 continue
-            label = (f"{index + 1} (draft)" if past.format == RoundFormat.DRAFT
+            label = (_("%(seat)d (draft)", seat=index + 1) if past.format == RoundFormat.DRAFT
                      else seat_order.seat_label(index, len(view.seats)))
             seats.setdefault(seated.seat.player_id, []).append(label)
     return seats
@@ -169,16 +179,19 @@ def check_can_propose(session: Session, event: Event) -> int:
     rounds = event_rounds(session, event.id)
     number = rounds[-1].number + 1 if rounds else 1
     if rounds and rounds[-1].status != RoundStatus.FINISHED:
-        raise InputError({"": f"Round {rounds[-1].number} is still {rounds[-1].status}; close it before seating the next."})
+        raise InputError({"": _("Round %(number)d is still %(status)s; close it before seating the next.",
+                                number=rounds[-1].number, status=status_name(rounds[-1].status))})
     if number > event.rounds:
-        raise InputError({"": f"All {event.rounds} rounds of the event have been played. "
-                              "Add a round in the event's settings to play another."})
+        raise InputError({"": ngettext("The event's %(num)d round has been played. "
+                                       "Add a round in the event's settings to play another.",
+                                       "All %(num)d rounds of the event have been played. "
+                                       "Add a round in the event's settings to play another.", event.rounds)})
     return number
 
 
 #: a round's seed is a non-negative 31-bit number (it fits every database's integer)
 SEED_LIMIT = 2**31
-_SEED_MESSAGE = f"A seed is a whole number from 0 to {SEED_LIMIT - 1}; leave empty for a random one."
+_SEED_MESSAGE = N_("A seed is a whole number from 0 to %(limit)d; leave empty for a random one.")
 
 
 def seed_from_text(raw: str) -> int | None:
@@ -189,7 +202,7 @@ def seed_from_text(raw: str) -> int | None:
     try:
         return int(raw)
     except ValueError:
-        raise InputError({"seed": _SEED_MESSAGE}) from None
+        raise InputError({"seed": _(_SEED_MESSAGE, limit=SEED_LIMIT - 1)}) from None
 
 
 @dataclass(frozen=True)
@@ -211,12 +224,13 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
     """Seat the players for the next round as a proposal the organizer can review and change."""
     assert event.id is not None
     if seed is not None and not 0 <= seed < SEED_LIMIT:
-        raise InputError({"seed": _SEED_MESSAGE})
+        raise InputError({"seed": _(_SEED_MESSAGE, limit=SEED_LIMIT - 1)})
     number = check_can_propose(session, event)
     players = seatable_players(session, event.id, number)
     if len(players) < 2:
-        raise InputError({"": f"{len(players)} player{' is' if len(players) == 1 else 's are'} checked in "
-                              "for this round; at least 2 are needed."})
+        raise InputError({"": ngettext("%(num)d player is checked in for this round; at least 2 are needed.",
+                                       "%(num)d players are checked in for this round; at least 2 are needed.",
+                                       len(players))})
     seed = secrets.randbelow(2**31) if seed is None else seed
     ranks = current_ranks(session, event, players) if number > 1 else {p.id: 0 for p in players if p.id is not None}
     seating_players = [seating.SeatingPlayer(p.id, ranks[p.id], p.fixed_table) for p in players if p.id is not None]
@@ -224,13 +238,13 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
         tables = seating.propose_seating(seating_players, number, event.preferred_table_size, seed,
                                          history_before(session, event.id, number))
     except seating.SeatingError as refused:
-        raise InputError({"": f"No seating possible: {refused}"}) from None
+        raise InputError({"": _("No seating possible: %(reason)s", reason=str(refused))}) from None
     # The seating is searched without a lock (it can take a while); then, under the event's lock,
     # the round must still be the next one: of two proposals at once, the second is refused.
     event_id = event.id
     event = guard.lock(session, Event, event_id) or event
     if check_can_propose(session, event) != number:
-        raise InputError({"": f"Round {number} was seated meanwhile; nothing was saved."})
+        raise InputError({"": _("Round %(number)d was seated meanwhile; nothing was saved.", number=number)})
     round_format = event.round_formats[number - 1]
     new_round = Round(event_id=event_id, number=number, format=round_format, status=RoundStatus.PROPOSED, seed=seed)
     session.add(new_round)
@@ -254,7 +268,8 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
 def discard_proposal(session: Session, event: Event, rnd: Round, actor: str) -> None:
     rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PROPOSED:
-        raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a proposal can be discarded."})
+        raise InputError({"": _("Round %(number)d is %(status)s; only a proposal can be discarded.",
+                                number=rnd.number, status=status_name(rnd.status))})
     assert event.id is not None
     _audit(session, event.id, actor, "round.discarded", round=rnd.number, seed=rnd.seed)
     session.delete(rnd)
@@ -273,14 +288,23 @@ class SwapEffect:
 
     repeated_pairs: tuple[int, int]
     repeated_seats: tuple[int, int]
+    #: the two players swapped, by name, each with the table they sat at before the swap
+    first: tuple[str, int] = ("", 0)
+    second: tuple[str, int] = ("", 0)
+
+    @property
+    def swapped(self) -> str:
+        """Who was swapped: "Ada Lovelace (Table 2) and Ben Ng (Table 5) swapped." """
+        return _("%(first)s (Table %(first_table)d) and %(second)s (Table %(second_table)d) swapped.",
+                 first=self.first[0], first_table=self.first[1], second=self.second[0], second_table=self.second[1])
 
     @property
     def message(self) -> str:
-        def count(numbers: tuple[int, int], what: str) -> str:
-            return f"{numbers[1]} {what}{'' if numbers[1] == 1 else 's'} (was {numbers[0]})"
-
-        return (f"After this swap: {count(self.repeated_seats, 'repeated seat')}, "
-                f"{count(self.repeated_pairs, 'repeated opponent pair')}.")
+        seats = ngettext("%(num)d repeated seat (was %(was)d)", "%(num)d repeated seats (was %(was)d)",
+                         self.repeated_seats[1], was=self.repeated_seats[0])
+        pairs = ngettext("%(num)d repeated opponent pair (was %(was)d)", "%(num)d repeated opponent pairs (was %(was)d)",
+                         self.repeated_pairs[1], was=self.repeated_pairs[0])
+        return _("After this swap: %(seats)s, %(pairs)s.", seats=seats, pairs=pairs)
 
 
 def _balance(tables: list[list[int | None]], history: seating.SeatingHistory, draft: bool) -> tuple[int, int]:
@@ -295,18 +319,19 @@ def swap_players(session: Session, event: Event, rnd: Round, first_id: int, seco
     round's lock: a swap and the publishing of the round never interleave."""
     rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PROPOSED:
-        raise InputError({"swap": f"Round {rnd.number} is {rnd.status}; seats can only change before publishing."})
+        raise InputError({"swap": _("Round %(number)d is %(status)s; seats can only change before publishing.",
+                                    number=rnd.number, status=status_name(rnd.status))})
     if first_id == second_id:
-        raise InputError({"swap": "Choose two different players."})
+        raise InputError({"swap": _("Choose two different players.")})
     first, second = _seat_of(session, rnd, first_id), _seat_of(session, rnd, second_id)
     if first is None or second is None:
-        raise InputError({"swap": "Both players must be seated in this round."})
+        raise InputError({"swap": _("Both players must be seated in this round.")})
     (seat_a, table_a), (seat_b, table_b) = first, second
     players = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_([first_id, second_id]))).all()}
     for pid, target in ((first_id, table_b), (second_id, table_a)):
         fixed = players[pid].fixed_table
         if fixed is not None and fixed != target.number:
-            raise InputError({"swap": f"{players[pid].name} is fixed to table {fixed}."})
+            raise InputError({"swap": _("%(name)s is fixed to table %(table)d.", name=players[pid].name, table=fixed)})
     assert rnd.id is not None and event.id is not None
     history = history_before(session, event.id, rnd.number)
     before: list[list[int | None]] = [[s.seat.player_id for s in view.seats] for view in tables_of(session, rnd.id)]
@@ -320,13 +345,14 @@ def swap_players(session: Session, event: Event, rnd: Round, first_id: int, seco
     session.commit()
     draft = rnd.format == RoundFormat.DRAFT
     (pairs_before, seats_before), (pairs_after, seats_after) = (_balance(t, history, draft) for t in (before, after))
-    return SwapEffect((pairs_before, pairs_after), (seats_before, seats_after))
+    return SwapEffect((pairs_before, pairs_after), (seats_before, seats_after),
+                      (players[first_id].name, table_a.number), (players[second_id].name, table_b.number))
 
 
 def publish_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
     rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PROPOSED:
-        raise InputError({"": f"Round {rnd.number} is already {rnd.status}."})
+        raise InputError({"": _("Round %(number)d is already %(status)s.", number=rnd.number, status=status_name(rnd.status))})
     rnd.status = RoundStatus.PUBLISHED
     rnd.published_at = utcnow()
     session.add(rnd)
@@ -340,7 +366,8 @@ def close_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
     Checked under the round's lock, which every change of a result takes too."""
     rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PUBLISHED:
-        raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a published round can be closed."})
+        raise InputError({"": _("Round %(number)d is %(status)s; only a published round can be closed.",
+                                number=rnd.number, status=status_name(rnd.status))})
     assert rnd.id is not None
     views = tables_of(session, rnd.id)
     missing = [v.table.number for v in views if v.result is None]
@@ -348,10 +375,12 @@ def close_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
     if missing or unconfirmed:
         parts = []
         if missing:
-            parts.append("no result yet at table " + ", ".join(map(str, missing)))
+            parts.append(ngettext("no result yet at table %(tables)s", "no result yet at tables %(tables)s",
+                                  len(missing), tables=", ".join(map(str, missing))))
         if unconfirmed:
-            parts.append("result not confirmed at table " + ", ".join(map(str, unconfirmed)))
-        raise InputError({"": "Round cannot close: " + "; ".join(parts) + "."})
+            parts.append(ngettext("result not confirmed at table %(tables)s", "results not confirmed at tables %(tables)s",
+                                  len(unconfirmed), tables=", ".join(map(str, unconfirmed))))
+        raise InputError({"": _("Round cannot close: %(reasons)s.", reasons="; ".join(parts))})
     rnd.status = RoundStatus.FINISHED
     session.add(rnd)
     assert event.id is not None
@@ -369,10 +398,11 @@ def start_clock(session: Session, event: Event, rnd: Round, raw_minutes: str, ac
         if not 1 <= minutes <= MAX_CLOCK_MINUTES:
             raise ValueError
     except ValueError:
-        raise InputError({"minutes": f"Enter the round's length in minutes, 1 to {MAX_CLOCK_MINUTES}."}) from None
+        raise InputError({"minutes": _("Enter the round's length in minutes, 1 to %(limit)d.",
+                                       limit=MAX_CLOCK_MINUTES)}) from None
     rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PUBLISHED:
-        raise InputError({"minutes": "The clock runs for a published round."})
+        raise InputError({"minutes": _("The clock runs for a published round.")})
     rnd.duration_minutes = minutes
     rnd.clock_started_at = utcnow()
     session.add(rnd)
@@ -415,15 +445,16 @@ def set_species(session: Session, event: Event, rnd: Round, view: TableSeating, 
     or has a result: checked under the table's lock, which dealing takes too."""
     rnd, view = lock_table(session, rnd, view.table)
     if rnd.status == RoundStatus.FINISHED:
-        raise InputError({"species": f"Round {rnd.number} is finished."})
+        raise InputError({"species": _("Round %(number)d is finished.", number=rnd.number)})
     if view.result is not None or view.table.log_version > 0 or view.table.game is not None:
-        raise InputError({"species": "This table's game was dealt, or it has a result: its species stay."})
+        raise InputError({"species": _("This table's game was dealt, or it has a result: its species stay.")})
     needed = species_needed(rnd, len(view.seats))
     try:
         chosen = choose_species(Edition.parse(event.edition), needed, in_play=list(dict.fromkeys(names)))
     except ValueError:
-        raise InputError({"species": f"Choose exactly {needed} species of the {event.edition} edition "
-                                     f"for {len(view.seats)} players ({len(set(names))} chosen)."}) from None
+        raise InputError({"species": _("Choose exactly %(needed)d species of the %(edition)s edition for %(players)d "
+                                       "players (%(chosen)d chosen).", needed=needed, edition=event.edition,
+                                       players=len(view.seats), chosen=len(set(names)))}) from None
     old = list(view.table.species)
     view.table.species = list(chosen)
     session.add(view.table)
@@ -439,11 +470,13 @@ def reopen_round(session: Session, event: Event, rnd: Round, actor: str) -> None
     guard.lock(session, Event, event.id)  # the event first: a proposal of the next round waits
     rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.FINISHED:
-        raise InputError({"": f"Round {rnd.number} is {rnd.status}; only a closed round can be reopened."})
+        raise InputError({"": _("Round %(number)d is %(status)s; only a closed round can be reopened.",
+                                number=rnd.number, status=status_name(rnd.status))})
     later = [r for r in event_rounds(session, event.id) if r.number > rnd.number]
     if later:
-        raise InputError({"": f"Round {later[0].number} already exists ({later[0].status}); "
-                              "discard its proposal first, or correct results in the latest round only."})
+        raise InputError({"": _("Round %(number)d already exists (%(status)s); discard its proposal first, "
+                                "or correct results in the latest round only.",
+                                number=later[0].number, status=status_name(later[0].status))})
     rnd.status = RoundStatus.PUBLISHED
     session.add(rnd)
     _audit(session, event.id, actor, "round.reopened", round=rnd.number)
@@ -468,6 +501,8 @@ class RoundReview:
     seats_before: dict[int, list[str]]
     #: (name, seat) of the players sitting in a position they already had (none in a draft round)
     repeated_seats: list[tuple[str, str]]
+    #: ids of the players seated in this round who have dropped out of the event since
+    dropped: frozenset[int] = frozenset()
 
 
 def review_round(session: Session, event: Event, rnd: Round) -> RoundReview:
@@ -494,5 +529,8 @@ def review_round(session: Session, event: Event, rnd: Round) -> RoundReview:
         unseated = [p.name for p in seatable_players(session, event.id, rnd.number) if p.id not in seated_ids]
     seated = sorted(((s.player.name, s.player.id, t.table.number) for t in tables for s in t.seats
                      if s.player and s.player.id is not None), key=lambda item: item[0].casefold())
+    # A player who dropped during this round (or after its proposal) still sits in it: marked.
+    dropped = frozenset(s.player.id for t in tables for s in t.seats if s.player and s.player.id is not None
+                        and s.player.dropped and (s.player.dropped_after_round or 0) <= rnd.number)
     return RoundReview(tables, [(names.get(a, "?"), names.get(b, "?")) for a, b in repeats], standing, unseated,
-                       seated, clock_deadline(rnd), _seats_of(played), repeated_seats)
+                       seated, clock_deadline(rnd), _seats_of(played), repeated_seats, dropped)

@@ -32,6 +32,8 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from organizer.services.translate import _
+
 if TYPE_CHECKING:
     from organizer.services.seating import SeatingHistory
 
@@ -59,8 +61,10 @@ def position_of(index: int, size: int) -> int:
 def seat_label(index: int, size: int) -> str:
     """The seat as people say it: "1 (start)", "2", "4 (dealer)"."""
     position = position_of(index, size)
-    if position in (START, DEALER):
-        return f"{index + 1} ({POSITION_NAMES[position]})"
+    if position == START:
+        return _("%(seat)d (start)", seat=index + 1)
+    if position == DEALER:
+        return _("%(seat)d (dealer)", seat=index + 1)
     return str(index + 1)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from organizer.services.seat_order import POSITIONS, SHARE_UNIT, START, order_tables, position_of
 from organizer.services.seating_search import ALL_POSITIONS, SeatingSearch, TableCost
+from organizer.services.translate import _, ngettext
 
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 4
@@ -68,7 +69,7 @@ class SeatingHistory:
         has no start player or dealer."""
         players = [p for p in table if p is not None]
         if len(set(players)) != len(players):
-            raise SeatingError(f"a past table lists a player twice: {list(table)}")
+            raise SeatingError(_("a past table lists a player twice: %(players)s", players=str(list(table))))
         for index, player in enumerate(table):
             if player is None:
                 continue
@@ -91,15 +92,16 @@ def table_sizes(n_players: int, preferred: int) -> list[int]:
     A table of one never happens.
     """
     if isinstance(preferred, bool) or not isinstance(preferred, int):
-        raise SeatingError(f"preferred table size must be a whole number, not {preferred!r}")
+        raise SeatingError(_("preferred table size must be a whole number, not %(size)s", size=repr(preferred)))
     if not MIN_TABLE_SIZE <= preferred <= MAX_TABLE_SIZE:
         raise SeatingError(
-            f"preferred table size must be {MIN_TABLE_SIZE}, 3 or {MAX_TABLE_SIZE}, not {preferred}"
+            _("preferred table size must be %(smallest)d, 3 or %(largest)d, not %(size)d",
+              smallest=MIN_TABLE_SIZE, largest=MAX_TABLE_SIZE, size=preferred)
         )
     if isinstance(n_players, bool) or not isinstance(n_players, int):
-        raise SeatingError(f"number of players must be a whole number, not {n_players!r}")
+        raise SeatingError(_("number of players must be a whole number, not %(count)s", count=repr(n_players)))
     if n_players < MIN_TABLE_SIZE:
-        raise SeatingError(f"at least 2 players are needed to seat a round, not {n_players}")
+        raise SeatingError(_("at least 2 players are needed to seat a round, not %(count)d", count=n_players))
 
     # More than three tables of one other size never helps: four 3s make three 4s, two 2s one 4,
     # three 4s four 3s, three 2s two 3s, two 3s three 2s, one 4 two 2s. So try 0..3 of each.
@@ -185,8 +187,9 @@ def _sizes_fitting_fixed_players(players: Sequence[SeatingPlayer], sizes: list[i
             continue
         if not 1 <= p.fixed_table <= len(sizes):
             raise SeatingError(
-                f"player {p.id} is fixed to table {p.fixed_table}, but this round has "
-                f"{len(sizes)} table{'s' if len(sizes) != 1 else ''}"
+                ngettext("player %(player)s is fixed to table %(table)d, but this round has %(num)d table",
+                         "player %(player)s is fixed to table %(table)d, but this round has %(num)d tables",
+                         len(sizes), player=p.id, table=p.fixed_table)
             )
         demand.setdefault(p.fixed_table, []).append(p.id)
     if all(len(ids) <= sizes[t - 1] for t, ids in demand.items()):
@@ -194,8 +197,8 @@ def _sizes_fitting_fixed_players(players: Sequence[SeatingPlayer], sizes: list[i
     for table, ids in demand.items():
         if len(ids) > max(sizes):
             raise SeatingError(
-                f"players {sorted(ids)} are all fixed to table {table}, "
-                f"but no table this round seats more than {max(sizes)}"
+                _("players %(players)s are all fixed to table %(table)d, but no table this round seats more "
+                  "than %(size)d", players=str(sorted(ids)), table=table, size=max(sizes))
             )
     # Hand the largest tables to the busiest fixed tables; the rest keep largest-first order.
     remaining = sorted(sizes, reverse=True)
@@ -204,8 +207,9 @@ def _sizes_fitting_fixed_players(players: Sequence[SeatingPlayer], sizes: list[i
         assigned[table] = remaining.pop(0)
         if len(demand[table]) > assigned[table]:
             raise SeatingError(
-                f"players {sorted(demand[table])} are fixed to table {table}, "
-                f"but there are not enough tables of {len(demand[table])} for every fixed table"
+                _("players %(players)s are fixed to table %(table)d, but there are not enough tables of "
+                  "%(size)d for every fixed table", players=str(sorted(demand[table])), table=table,
+                  size=len(demand[table]))
             )
     return [assigned[t] if t in assigned else remaining.pop(0) for t in range(1, len(sizes) + 1)]
 
