@@ -7,7 +7,7 @@ import re
 from datetime import UTC, datetime
 
 from flask.testing import FlaskClient
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from organizer.models import AuditEntry, Event, GameTable, Round, RoundStatus
 from tests.organizer.conftest import HX
@@ -46,8 +46,9 @@ def _add_log(session: Session, event: Event) -> dict[int, int]:
 
 
 def _rows(html: str) -> list[str]:
-    """Each shown entry's "What" and "After" cells, as text."""
-    return [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in re.findall(r"<tr><td>(.*?)</tr>", html, re.S)]
+    """Each shown entry as "<kind> <its text>": when, who, the sentence and its details."""
+    entry = r'<li class="audit-entry" data-action="([^"]+)">(.*?)</li>\s*(?=<li class="audit-entry"|</ol>)'
+    return [kind + " " + " ".join(re.sub(r"<[^>]+>", " ", row).split()) for kind, row in re.findall(entry, html, re.S)]
 
 
 def test_the_log_is_paged_newest_first_and_says_how_many_entries_there_are(signed_in: FlaskClient, session: Session,
@@ -74,13 +75,13 @@ def test_filters_by_round_table_and_actor(signed_in: FlaskClient, session: Sessi
     # round 2: its one round entry and its tables' 6 result entries; not round 1's nor the players'
     round_two = signed_in.get(base + "?round=2").text
     assert "Entries 1–7 of 7" in round_two
-    assert all('"r": 2' in row.replace("&#34;", '"') or "round.published" in row for row in _rows(round_two))
+    assert all("Round 2, Table" in row or "Round 2 published" in row for row in _rows(round_two))
     # round 1: two round entries and 3 x 20 result entries
     assert "Entries 1–50 of 62" in signed_in.get(base + "?round=1").text
     # table 2 of round 1 only
     table = signed_in.get(base + "?round=1&table=2").text
     assert "Entries 1–20 of 20" in table
-    assert all('"t": 2' in row.replace("&#34;", '"') for row in _rows(table))
+    assert all("Result of Round 1, Table 2 corrected" in row for row in _rows(table))
     # table 2 of every round
     assert "Entries 1–22 of 22" in signed_in.get(base + "?table=2").text
     judge = signed_in.get(base + "?actor=Judge+Ann&round=1").text
@@ -99,3 +100,72 @@ def test_page_links_keep_the_filters_and_htmx_gets_the_fragment(signed_in: Flask
     assert "Entries 51–62 of 62" in fragment
     assert "<html" not in fragment
 
+
+
+def test_entries_read_as_sentences_with_names_table_numbers_and_local_times(signed_in: FlaskClient, session: Session,
+                                                                           event: Event) -> None:
+    """Issue 13: no JSON, no player ids, the table as the pages number it, the event's own clock."""
+    from organizer.services import rounds as round_service
+    from tests.organizer.conftest import add_players
+
+    event.time_zone = "Europe/Berlin"
+    session.add(event)
+    session.commit()
+    players = add_players(session, event, 4)
+    players[0].name = "Eve Adams"
+    session.add(players[0])
+    session.commit()
+    signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "11"})
+    signed_in.post(f"/events/{event.id}/rounds/1/publish")
+    rnd = session.exec(select(Round)).one()
+    assert rnd.id is not None
+    view = round_service.tables_of(session, rnd.id)[0]
+
+    def form(eve: int, version: int) -> dict[str, str]:
+        data = {"mode": "totals", "version": str(version)}
+        for sv in view.seats:
+            data[f"points_{sv.seat.id}"] = str(eve if sv.seat.player_id == players[0].id else 40)
+            data[f"species_{sv.seat.id}"] = "5"
+        return data
+
+    table = f"/events/{event.id}/rounds/1/tables/{view.table.number}"
+    signed_in.post(table + "/result", data=form(83, 0))
+    signed_in.post(table + "/result", data=form(38, 1))
+    entry = session.exec(select(AuditEntry).where(AuditEntry.action == "result.corrected")).one()
+    entry.at = datetime(2026, 4, 18, 12, 5, tzinfo=UTC)  # 14:05 in Berlin (summer time)
+    session.add(entry)
+    session.commit()
+
+    page = signed_in.get(f"/events/{event.id}/audit").text
+    rows = {row.split(" ", 1)[0]: row for row in _rows(page)}
+    corrected = rows["result.corrected"]
+    assert f"Result of Round 1, Table {view.table.number} corrected: Eve Adams 83 → 38" in corrected
+    assert "2:05:00 PM" in corrected and "Tess" in corrected
+    assert "Round 1 proposed with 1 table." in rows["round.proposed"]
+    assert "Eve Adams" in rows["round.proposed"]  # who sits where, by name
+    assert "Round 1 published." in rows["round.published"]
+    assert "Eve Adams: 83 points, 5 species" in rows["result.entered"]
+    assert "Event “Spring Open” created." in rows["event.created"]
+    assert "player_id" not in page and "&#34;" not in page and "table #" not in page
+    # the table's own page tells the same story
+    assert "Eve Adams 83 → 38" in signed_in.get(table).text
+
+
+def test_settings_changes_are_listed_one_per_line(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    from tests.organizer.conftest import event_form
+
+    signed_in.post(f"/events/{event.id}/edit", data=event_form(name="Spring Open II", version=str(event.version),
+                                                                time_zone="America/New_York", language="de"))
+    rows = {row.split(" ", 1)[0]: row for row in _rows(signed_in.get(f"/events/{event.id}/audit").text)}
+    changed = rows["event.updated"]
+    assert "Event settings changed." in changed
+    assert "Name: Spring Open → Spring Open II" in changed
+    assert "Time zone: UTC → America/New_York" in changed
+    assert "Language: en → de" in changed
+
+
+def test_an_unknown_kind_of_entry_still_reads_as_text(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    session.add(AuditEntry(event_id=event.id or 0, actor="Tess", action="future.thing", new={"colour": "green", "n": 3}))
+    session.commit()
+    rows = _rows(signed_in.get(f"/events/{event.id}/audit").text)
+    assert rows[0].startswith("future.thing") and "Change: future.thing" in rows[0] and "colour: green" in rows[0]

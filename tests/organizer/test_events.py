@@ -132,3 +132,32 @@ def test_stale_edit_is_refused_and_shows_the_settings_now(signed_in: FlaskClient
 def test_unknown_event_is_404(signed_in: FlaskClient) -> None:
     assert signed_in.get("/events/42/edit").status_code == 404
     assert signed_in.post("/events/42/edit", data=event_form()).status_code == 404
+
+
+def test_language_and_time_zone_are_event_settings(signed_in: FlaskClient, session: Session) -> None:
+    """Issue 13/14: the room's language and the event's clock; a new event offers the browser's
+    zone (filled in by static/time_zone.js), an existing one keeps its own."""
+    new = signed_in.get("/events/new").text
+    assert 'name="time_zone"' in new and "data-browser-zone" in new and 'value=""' in new.split('name="time_zone"')[1][:200]
+    assert '<option value="Europe/Berlin">' in new and 'src="/static/time_zone.js"' in new
+    assert 'value="de" lang="de"' in new
+    response = signed_in.post("/events/new", data=event_form(language="fr", time_zone="America/Montreal"))
+    assert response.status_code == 302
+    event = session.exec(select(Event).where(Event.name == "Autumn Cup")).one()
+    assert (event.language, event.time_zone) == ("fr", "America/Montreal")
+    edit = signed_in.get(f"/events/{event.id}/edit").text
+    assert "data-browser-zone" not in edit and 'value="America/Montreal"' in edit
+    overview = signed_in.get(f"/events/{event.id}").text
+    assert "Français" in overview and "America/Montreal" in overview
+    # nothing typed (no script): UTC
+    signed_in.post("/events/new", data=event_form(name="Plain Cup", time_zone=""))
+    assert session.exec(select(Event).where(Event.name == "Plain Cup")).one().time_zone == "UTC"
+
+
+def test_an_unknown_time_zone_or_language_is_refused_beside_its_field(signed_in: FlaskClient, session: Session) -> None:
+    response = signed_in.post("/events/new", data=event_form(time_zone="Mars/Olympus", language="xx"))
+    assert response.status_code == 422
+    assert "time zone from the list" in error_beside(response.text, "time_zone")
+    assert "listed languages" in error_beside(response.text, "language")
+    assert 'value="Mars/Olympus"' in response.text  # what was typed stays
+    assert session.exec(select(Event).where(Event.name == "Autumn Cup")).first() is None
