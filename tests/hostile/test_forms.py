@@ -62,14 +62,14 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
              "format_1": "standard", "format_2": "draft", "format_3": "standard", "preferred_table_size": "4",
              "point_scheme": "beaten", "tiebreak_1": "game_points", "tiebreak_2": "opponents_average",
              "tiebreak_3": "species_count", "tiebreak_4": "head_to_head", "entry_modes": ["totals", "scorepad"],
-             "pick_timer_seconds": ""}
+             "pick_timer_seconds": "", "language": "de", "time_zone": "Europe/Berlin"}
     return {
         "auth.sign_in": {"name": "demo", "password": "wrong password"},
         "auth.first_run": {"name": "Second", "password": "long enough", "confirm": "long enough"},
         "events.new": event, "events.edit": event,
         "players.add": {"name": "Zoe Quince", "club": "Orchard", "email": "zoe@example.org"},
         "players.import_csv": {"csv_text": "Uma Pine,Orchard\nVic Yew,,vic@example.org"},
-        "players.check_in": {"checked_in": "0"}, "players.drop": {"dropped": "1"},
+        "players.check_in": {"checked_in": "0"}, "players.check_in_all": {"ids": "", "q": ""}, "players.drop": {"dropped": "1"},
         "players.fixed_table": {"fixed_table": "2"}, "players.remove": {},
         "rounds.propose": {"seed": "7"}, "rounds.swap": {"first": "1", "second": "5"},
         "rounds.publish": {}, "rounds.discard": {}, "rounds.close": {}, "rounds.reopen": {},
@@ -82,7 +82,7 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "rounds.clock": {"minutes": "50"},
         "exchange.import_json": {"file": demo.client.get("/events/1/export.json").get_data()},
         "live.act": {"verb": "pick", "card": "Oak 3", "cell": "0,0", "nonce": "n", "stamp": "0"},
-        "live.make_digital": {}, "live.bot": {"bot": "1"}, "live.tick": {}, "practice.tick": {},
+        "live.make_digital": {}, "live.bot": {"bot": "1"}, "tables.paper": {"version": "1"}, "live.tick": {}, "practice.tick": {},
         "practice.create": {"mode": "solo", "players": "2", "edition": "2018", "name": "Pat"},
         "accounts.add": {"name": "Judge Two", "role": "judge"},
         "accounts.set_role": {"role": "organizer"}, "accounts.reset": {}, "accounts.disable": {},
