@@ -34,6 +34,7 @@ class Need(StrEnum):
 RULES: dict[str, Need] = {
     "static": Need.PUBLIC,
     "offline.service_worker": Need.PUBLIC, "offline.manifest": Need.PUBLIC,  # no event data in them
+    "offline.favicon": Need.PUBLIC,  # the icon browsers ask for at /favicon.ico
     "auth.sign_in": Need.PUBLIC,
     "auth.sign_out": Need.PUBLIC,  # without a session it just shows the sign-in page
     "auth.first_run": Need.PUBLIC,  # only while no account exists

@@ -8,6 +8,7 @@ from flask import Blueprint
 
 from .db import get_session
 from .events import load_event
+from .i18n import use_event_language
 from .pages import render_page
 from .services.projector import REFRESH_SECONDS, projector_screen
 
@@ -17,6 +18,7 @@ bp = Blueprint("projector", __name__, url_prefix="/events/<int:event_id>/project
 @bp.get("")
 def show(event_id: int) -> Any:
     event = load_event(event_id)
+    use_event_language(event)  # the room reads the event's language, whatever this device says
     screen = projector_screen(get_session(), event)
     return render_page("projector/show.html", "projector_panel.html", event=event, screen=screen,
                        round=screen.round, refresh=REFRESH_SECONDS)

@@ -13,6 +13,7 @@ from .services import events as event_service
 from .services.event_standings import standings_page
 from .services.paging import page_number
 from .services.prints import played_rounds
+from .services.translate import _
 
 bp = Blueprint("standings", __name__, url_prefix="/events/<int:event_id>/standings")
 
@@ -26,5 +27,6 @@ def index(event_id: int) -> Any:
     partial = "standings_rows.html" if "q" in request.args or "page" in request.args else "standings_table.html"
     return render_page("standings/index.html", partial, event=event, listed=listed, view=listed.view,
                        print_rounds=played_rounds(db, event),
-                       tiebreaks=event_service.TIEBREAKS,
-                       point_schemes=event_service.POINT_SCHEMES)
+                       # the labels are marked for translation where they are defined (N_)
+                       point_scheme=_(str(event_service.POINT_SCHEMES.get(event.point_scheme, event.point_scheme))),
+                       tiebreak_names=[_(str(event_service.TIEBREAKS.get(key, key))) for key in event.tiebreak_order])

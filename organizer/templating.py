@@ -4,27 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel import numbers
 from flask import Flask, g
 
 from engine.cards import species_code
 
 from .models import ENTRY_MODES, ROUND_FORMATS
-from .services.translate import species_name
+from .services.translate import N_, current_locale, species_name
 
 HTMX_SCRIPT = "vendor/htmx-2.0.11.min.js"
 
+#: Marked for translation (N_); a template shows them with _(label).
 ENTRY_MODE_LABELS = {
-    "totals": "Totals (points and species count per player)",
-    "scorepad": "Scorepad (points per species, as on paper)",
-    "assistant": "Scoring assistant (arboretums and hands, scored by the engine)",
+    "totals": N_("Totals (points and species count per player)"),
+    "scorepad": N_("Scorepad (points per species, as on paper)"),
+    "assistant": N_("Scoring assistant (arboretums and hands, scored by the engine)"),
 }
-FORMAT_LABELS = {"standard": "Standard game", "draft": "Draft (Wonders of the Arboretum)"}
+FORMAT_LABELS = {"standard": N_("Standard game"), "draft": N_("Draft (Wonders of the Arboretum)")}
+
+
+def fixed_decimals(value: float, places: int = 2) -> str:
+    """A number with exactly ``places`` decimals in the page's language: 1.50 in English, 1,50 in
+    German (standings and the projector line up their figures this way)."""
+    return str(numbers.format_decimal(value, format="0." + "0" * places if places else "0", locale=current_locale()))
 
 
 def init_app(app: Flask) -> None:
     # every card carries its species code beside its colour (issue 13), its name in the reader's language
     app.jinja_env.filters["species_code"] = species_code
     app.jinja_env.filters["species_name"] = species_name
+    app.jinja_env.filters["fixed"] = fixed_decimals
 
     @app.context_processor
     def globals_for_templates() -> dict[str, Any]:

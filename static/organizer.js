@@ -1,6 +1,15 @@
 // Small glue around htmx; no inline scripts (the Content-Security-Policy forbids them).
 (function () {
   "use strict";
+  // What the scripts say, in the page's language: a JSON block the page renders (base.html).
+  var strings = null;
+  function t(english) {
+    if (strings === null) {
+      var block = document.getElementById("page-strings");
+      try { strings = block ? JSON.parse(block.textContent) : {}; } catch (ignored) { strings = {}; }
+    }
+    return typeof strings[english] === "string" ? strings[english] : english;
+  }
   function showMessage(text) {
     var box = document.getElementById("messages");
     if (!box) { return; }
@@ -10,10 +19,10 @@
     box.replaceChildren(p);
   }
   document.addEventListener("htmx:sendError", function () {
-    showMessage("The server could not be reached. Check the connection; what you typed is still here.");
+    showMessage(t("The server could not be reached. Check the connection; what you typed is still here."));
   });
   document.addEventListener("htmx:timeout", function () {
-    showMessage("The server took too long to answer. Try again; what you typed is still here.");
+    showMessage(t("The server took too long to answer. Try again; what you typed is still here."));
   });
   // Buttons that ask first: data-confirm="Question?"
   document.addEventListener("htmx:confirm", function (event) {
@@ -59,4 +68,15 @@
     });
   }
   setInterval(tick, 1000);
+})();
+// The event's sub-navigation scrolls sideways on a phone: bring the current page's tab into view.
+(function () {
+  "use strict";
+  function showCurrent() {
+    var current = document.querySelector(".event-nav [aria-current=page]");
+    var row = current && current.closest(".event-nav");
+    if (!row || row.scrollWidth <= row.clientWidth) { return; }
+    row.scrollLeft = current.offsetLeft - (row.clientWidth - current.offsetWidth) / 2;  // the row is positioned (organizer.css)
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", showCurrent); } else { showCurrent(); }
 })();

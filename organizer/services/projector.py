@@ -28,8 +28,8 @@ class ProjectorScreen:
     deadline: datetime | None
     #: whole seconds left on the clock
     remaining: int | None
-    #: (name, table number) of this screenful of the seating, by name
-    seating: list[tuple[str, int]]
+    #: (name, table number, dropped) of this screenful of the seating, by name
+    seating: list[tuple[str, int, bool]]
     #: the screenful shown (from 1) of how many; 1 of 1 when everyone fits
     screen: int
     screens: int
@@ -41,7 +41,7 @@ def projector_screen(session: Session, event: Event, now: datetime | None = None
     assert event.id is not None
     now = utcnow() if now is None else now
     rnd = current_round(session, event.id)
-    seating: list[tuple[str, int]] = []
+    seating: list[tuple[str, int, bool]] = []
     deadline = remaining = None
     screen = screens = 1
     if rnd is not None and rnd.id is not None:
@@ -51,11 +51,11 @@ def projector_screen(session: Session, event: Event, now: datetime | None = None
         if rnd.status != RoundStatus.PROPOSED:
             # names and numbers as columns, not a model object per seat
             seated = session.execute(
-                select_columns(col(Player.name), col(GameTable.number))
+                select_columns(col(Player.name), col(GameTable.number), col(Player.dropped))
                 .join(Seat, col(Seat.player_id) == Player.id)
                 .join(GameTable, col(GameTable.id) == Seat.table_id)
                 .where(col(GameTable.round_id) == rnd.id)).all()
-            everyone = sorted(((str(name), int(number)) for name, number in seated),
+            everyone = sorted(((str(name), int(number), bool(dropped)) for name, number, dropped in seated),
                               key=lambda item: item[0].casefold())
             screens = max(1, -(-len(everyone) // SEATING_PER_SCREEN))
             screen = int(now.timestamp()) // REFRESH_SECONDS % screens + 1

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .translate import N_
+
 MAX_SPECIES = 10
 
 
@@ -116,7 +118,7 @@ class Scheme:
     (used by the head-to-head tie-break), in units of 1/UNIT and as fractions."""
 
     name: str
-    description: str
+    description: str  # English, marked for translation: shown with _(description)
     table_units: Callable[[TableResult], dict[int, int]]
     against_units: Callable[[TableResult, SeatResult, SeatResult], int]
 
@@ -130,21 +132,21 @@ class Scheme:
 SCHEMES: dict[str, Scheme] = {
     "beaten": Scheme(
         "beaten",
-        "Opponents beaten divided by opponents at the table, a tie counting half "
-        "(a win is worth 1 at a table of any size).",
+        N_("Opponents beaten divided by opponents at the table, a tie counting half "
+           "(a win is worth 1 at a table of any size)."),
         beaten_units,
         _share_per_opponent_units,
     ),
     "placement": Scheme(
         "placement",
-        "Places: N-1 points for first down to 0 for last at a table of N; tied players "
-        "share the places they cover (3/2/1/0 at four players, 1/0 at two).",
+        N_("Places: N-1 points for first down to 0 for last at a table of N; tied players "
+           "share the places they cover (3/2/1/0 at four players, 1/0 at two)."),
         placement_units,
         _pairwise_units,
     ),
     "win": Scheme(
         "win",
-        "1 point for winning the table; a shared win splits the point between the winners.",
+        N_("1 point for winning the table; a shared win splits the point between the winners."),
         win_units,
         _share_per_opponent_units,
     ),

@@ -29,7 +29,7 @@ def enter_and_confirm(client: FlaskClient, event: Event, session: Session, numbe
 
 
 def standings_names(html: str) -> list[str]:
-    return re.findall(r'data-label="Player"><strong>([^<]+)</strong>', html)
+    return re.findall(r'<strong class="standing-name">([^<]+)</strong>', html)
 
 
 def test_standings_follow_results_and_round_two_avoids_repeats(signed_in: FlaskClient, session: Session, event: Event) -> None:
@@ -118,6 +118,8 @@ def test_dropped_player_keeps_a_row(signed_in: FlaskClient, session: Session, ev
     session.commit()
     page = signed_in.get(f"/events/{event.id}/standings").text
     assert '<tr class="dropped">' in page
+    # marked in words, not by colour or a line-through alone (issue 13), once: only that player
+    assert page.count('<span class="badge bad dropped-badge">dropped</span>') == 1
     assert len(standings_names(page)) == 3
     assert isinstance(players[0], Player)
 

@@ -29,7 +29,7 @@ def test_every_name_comes_round_once_a_screenful_at_a_time(signed_in: FlaskClien
                for i in range(3)]
     assert {s.screens for s in screens} == {3}
     assert sorted(s.screen for s in screens) == [1, 2, 3]
-    shown = [name for s in sorted(screens, key=lambda s: s.screen) for name, _ in s.seating]
+    shown = [name for s in sorted(screens, key=lambda s: s.screen) for name, _, _ in s.seating]
     assert shown == sorted(p.name for p in players)
     assert all(len(s.standings.rows) == 3 and set(s.standings.players) == {r.player_id for r in s.standings.rows}
                for s in screens)
