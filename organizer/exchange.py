@@ -15,6 +15,7 @@ from .services import event_import
 from .services import events as event_service
 from .services import exchange as service
 from .services.errors import InputError
+from .services.translate import _
 from .services.uploads import read_json
 
 bp = Blueprint("exchange", __name__)
@@ -49,14 +50,14 @@ def import_json() -> Any:
     upload = request.files.get("file")
     errors: dict[str, str] = {}
     if upload is None or not upload.filename:
-        errors = {"file": "Choose the event's JSON export to import."}
+        errors = {"file": _("Choose the event's JSON export to import.")}
     else:
         try:
-            event = event_import.import_event(db, read_json(upload.read(), "file", "an event export"), g.organizer.id)
+            event = event_import.import_event(db, read_json(upload.read(), "file", _("an event export")), g.organizer.id)
         except InputError as bad:
             errors = {"file": " ".join(bad.errors.values())}
         else:
-            flash(f"Event “{event.name}” imported.")
+            flash(_("Event “%(name)s” imported.", name=event.name))
             return go_to(url_for("events.show", event_id=event.id))
     return render_page("events/index.html", "event_list.html", 422, events=event_service.list_events(db),
                        import_errors=errors)

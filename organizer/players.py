@@ -12,7 +12,9 @@ from .models import Event, Player
 from .pages import go_to, render_page
 from .services import players as service
 from .services.errors import InputError
+from .services.guard import StaleChange
 from .services.paging import page_number
+from .services.translate import _, ngettext
 
 bp = Blueprint("players", __name__, url_prefix="/events/<int:event_id>/players")
 
@@ -31,10 +33,11 @@ def _page(event: Event, status: int = 200, partial: str = "players_panel.html", 
     context.setdefault("errors", {})
     context.setdefault("import_form", {})
     context.setdefault("import_errors", {})
-    listed = service.players_page(get_session(), event.id, request.args.get("q", ""),
-                                  page_number(request.args.get("page")))
+    search = context.pop("search", request.args.get("q", ""))
+    listed = service.players_page(get_session(), event.id, search, page_number(request.args.get("page")))
     return render_page("players/index.html", partial, status, event=event, listed=listed,
-                       tables=listed.tables, next_round=listed.next_round, **context)
+                       tables=listed.tables, next_round=listed.next_round,
+                       waiting=service.waiting_ids(get_session(), event.id, listed.search), **context)
 
 
 def _row(event: Event, player: Player, status: int = 200, errors: dict[str, str] | None = None) -> Any:
@@ -42,12 +45,14 @@ def _row(event: Event, player: Player, status: int = 200, errors: dict[str, str]
     assert event.id is not None
     if not request.headers.get("HX-Request"):
         if errors:
-            flash(f"{player.name}: " + " ".join(v for k, v in errors.items() if not k.endswith("_value")), "error")
+            flash(_("%(name)s: %(problems)s", name=player.name,
+                    problems=" ".join(v for k, v in errors.items() if not k.endswith("_value"))), "error")
         return go_to(url_for("players.index", event_id=event.id))
     assert player.id is not None
     return render_page("players/index.html", "player_row.html", status, event=event, player=player,
                        tables=service.seated_table_numbers(db, event.id, [player.id]), row_errors=errors or {},
-                       next_round=service.started_rounds(db, event.id) + 1)
+                       next_round=service.started_rounds(db, event.id) + 1,
+                       counts=service.player_counts(db, event.id), counts_oob=True)
 
 
 @bp.get("")
@@ -66,9 +71,11 @@ def add(event_id: int) -> Any:
         player = service.add_player(get_session(), event, form["name"], form["club"], form["email"], g.organizer.name)
     except InputError as bad:
         return _page(event, 422, form=form, errors=bad.errors)
-    message = f"{player.name} added."
     if player.joined_round > 1:
-        message += f" Late entry: joins from round {player.joined_round}."
+        message = _("%(name)s added. Late entry: joins from round %(number)d.", name=player.name,
+                    number=player.joined_round)
+    else:
+        message = _("%(name)s added.", name=player.name)
     if not request.headers.get("HX-Request"):
         flash(message)
         return go_to(url_for("players.index", event_id=event_id))
@@ -88,7 +95,7 @@ def import_csv(event_id: int) -> Any:
         get_session().rollback()
         return _page(event, 422, partial="player_import_form.html",
                      import_form={"csv_text": request.form.get("csv_text", "")}, import_errors=bad.errors)
-    flash(f"{len(imported)} player{'s' if len(imported) != 1 else ''} imported.")
+    flash(ngettext("%(num)d player imported.", "%(num)d players imported.", len(imported)))
     return go_to(url_for("players.index", event_id=event_id))
 
 
@@ -98,6 +105,29 @@ def check_in(event_id: int, player_id: int) -> Any:
     # An explicit value, not a toggle: a double tap must not undo itself.
     service.set_checked_in(get_session(), player, request.form.get("checked_in") == "1", g.organizer.name)
     return _row(event, player)
+
+
+@bp.post("/check-in-all")
+def check_in_all(event_id: int) -> Any:
+    """Check in every player the list showed as waiting (all of them, or those the search found):
+    the form names them, so a player added or dropped since is not checked in behind the
+    organizer's back (a dropped or removed one makes the form stale: nothing is saved)."""
+    event = load_event(event_id)
+    search = request.form.get("q", "")
+    ids = [int(part) for part in request.form.get("ids", "").split() if part.isdigit() and len(part) < 12]
+    try:
+        changed = service.check_in_many(get_session(), event_id, ids, g.organizer.name)
+    except StaleChange as stale:
+        get_session().rollback()
+        if not request.headers.get("HX-Request"):
+            flash(stale.errors[""], "error")
+            return go_to(url_for("players.index", event_id=event_id, q=search or None))
+        return _page(event, 409, partial="player_list.html", search=search, list_error=stale.errors[""])
+    message = ngettext("%(num)d player checked in.", "%(num)d players checked in.", len(changed))
+    if not request.headers.get("HX-Request"):
+        flash(message)
+        return go_to(url_for("players.index", event_id=event_id, q=search or None))
+    return _page(event, partial="player_list.html", search=search, list_message=message)
 
 
 @bp.post("/<int:player_id>/drop")
@@ -149,6 +179,8 @@ def remove(event_id: int, player_id: int) -> Any:
     except InputError as bad:
         return _row(event, player, 422, bad.errors)
     if request.headers.get("HX-Request"):
-        return ""  # the row disappears
-    flash(f"{player.name} removed.")
+        # the row disappears; the counts above the list follow
+        return render_page("players/index.html", "player_counts.html", event=event,
+                           counts=service.player_counts(get_session(), event_id), counts_oob=True)
+    flash(_("%(name)s removed.", name=player.name))
     return go_to(url_for("players.index", event_id=event_id))

@@ -14,8 +14,10 @@ from sqlmodel import Session, col, func, select
 from ..models import PLAYED_STATUSES, AuditEntry, Event, GameTable, Player, Round, Seat
 from . import registry, text
 from .errors import InputError
+from .guard import StaleChange, lock
 from .paging import Page, page_of
 from .text import from_spreadsheet_cell
+from .translate import _
 
 MAX_NAME = 80
 MAX_CLUB = 80
@@ -42,16 +44,16 @@ def player_problems(data: PlayerInput) -> dict[str, str]:
     """The one check of a player's details, on typed values (the player form, the CSV import and
     the event import all come here): field → message, empty when they are right."""
     errors: dict[str, str] = {}
-    name = text.name_problem(data.name, MAX_NAME, "Enter the player's name.")
+    name = text.name_problem(data.name, MAX_NAME, _("Enter the player's name."))
     if name is not None:
         errors["name"] = name
     club = text.text_problem(data.club)
     if club is not None:
         errors["club"] = club
     elif len(data.club) > MAX_CLUB:
-        errors["club"] = f"Keep the club to {MAX_CLUB} characters or fewer."
+        errors["club"] = _("Keep the club to %(count)d characters or fewer.", count=MAX_CLUB)
     if data.email and (len(data.email) > 254 or not _EMAIL.fullmatch(data.email)):
-        errors["email"] = f"{data.email!r} is not an e-mail address."
+        errors["email"] = _("“%(email)s” is not an e-mail address.", email=data.email)
     return errors
 
 
@@ -149,7 +151,7 @@ def add_player(session: Session, event: Event, name: str, club: str, email: str,
     if not errors:
         existing = _existing_keys(session, event.id).get(name_key(data.name))
         if existing is not None:
-            errors["name"] = f"{existing} is already registered for this event."
+            errors["name"] = _("%(name)s is already registered for this event.", name=existing)
     if errors:
         raise InputError(errors)
     joined = started_rounds(session, event.id) + 1
@@ -184,7 +186,8 @@ def _readable_rows(reader: Any, problems: list[str]) -> Any:
     try:
         yield from reader
     except csv.Error as exc:
-        problems.append(f"Line {reader.line_num}: cannot be read as CSV ({exc}); check the quotes.")
+        problems.append(_("Line %(line)d: cannot be read as CSV (%(detail)s); check the quotes.",
+                           line=reader.line_num, detail=exc))
 
 
 def parse_player_csv(text: str) -> list[PlayerInput]:
@@ -210,29 +213,35 @@ def parse_player_csv(text: str) -> list[PlayerInput]:
             if "name" in lowered:
                 unknown = [cell for cell in lowered if cell and cell not in ("name", "club", "email", "e-mail")]
                 if unknown:
-                    problems.append(f"Line {line}: unknown column {unknown[0]!r} (use name, club, email).")
+                    problems.append(_("Line %(line)d: unknown column “%(column)s” (use name, club, email).",
+                                           line=line, column=unknown[0]))
                 columns = ["email" if cell == "e-mail" else cell for cell in lowered]
                 continue
         if len(cells) > len(columns) and any(cells[len(columns):]):
-            problems.append(f"Line {line}: {len(cells)} columns; expected at most {len(columns)} "
-                            f"({', '.join(columns)}). Put names containing commas in double quotes.")
+            problems.append(_("Line %(line)d: %(count)d columns; expected at most %(most)d (%(columns)s). "
+                              "Put names containing commas in double quotes.",
+                              line=line, count=len(cells), most=len(columns), columns=", ".join(columns)))
             continue
         values = dict(zip(columns, cells, strict=False))  # a short line leaves the last columns empty
         data, errors = check_fields(values.get("name", ""), values.get("club", ""), values.get("email", ""))
         if errors:
-            problems.append(f"Line {line}: " + " ".join(errors.values()))
+            problems.append(_("Line %(line)d: %(problems)s", line=line, problems=" ".join(errors.values())))
             continue
         rows.append((line, data))
     seen: dict[str, int] = {}
     for line, data in rows:
         key = name_key(data.name)
         if key in seen:
-            problems.append(f"Line {line}: {data.name} already appears on line {seen[key]}.")
+            problems.append(_("Line %(line)d: %(name)s already appears on line %(first)d.",
+                              line=line, name=data.name, first=seen[key]))
         seen.setdefault(key, line)
     if problems:
-        raise InputError({"csv": " ".join(problems[:20]) + (f" (and {len(problems) - 20} more)" if len(problems) > 20 else "")})
+        shown = " ".join(problems[:20])
+        if len(problems) > 20:
+            shown = _("%(problems)s (and %(count)d more)", problems=shown, count=len(problems) - 20)
+        raise InputError({"csv": shown})
     if not rows:
-        raise InputError({"csv": "No players found: paste one player per line (name, club, email)."})
+        raise InputError({"csv": _("No players found: paste one player per line (name, club, email).")})
     return [data for _, data in rows]
 
 
@@ -241,9 +250,10 @@ def import_players(session: Session, event: Event, text: str, actor: str) -> lis
     assert event.id is not None
     parsed = parse_player_csv(text)
     existing = _existing_keys(session, event.id)
-    clashes = [f"{data.name} is already registered." for data in parsed if name_key(data.name) in existing]
+    clashes = [_("%(name)s is already registered.", name=data.name) for data in parsed
+               if name_key(data.name) in existing]
     if clashes:
-        raise InputError({"csv": "Nothing imported. " + " ".join(clashes[:20])})
+        raise InputError({"csv": _("Nothing imported. %(problems)s", problems=" ".join(clashes[:20]))})
     joined = started_rounds(session, event.id) + 1
     players = [Player(event_id=event.id, name=data.name, name_key=name_key(data.name), club=data.club,
                       email=data.email, joined_round=joined) for data in parsed]
@@ -262,6 +272,45 @@ def set_checked_in(session: Session, player: Player, checked_in: bool, actor: st
                new={"player": player.name})
         session.commit()
     return player
+
+
+class StaleList(StaleChange):
+    """A "Check in all" form whose list no longer holds (the shared guard's refusal, worded as one
+    translatable sentence)."""
+
+    def __init__(self) -> None:
+        InputError.__init__(self, {"": _("The list of players changed since you opened it; nothing was saved. "
+                                         "Check the list as it is now and try again.")})
+
+
+def waiting_ids(session: Session, event_id: int, search: str = "") -> list[int]:
+    """The players whose name holds ``search`` (all, when empty) who are neither checked in nor
+    dropped: those a "Check in all" shown now would check in, on every page of the list."""
+    query = select(Player.id).where(Player.event_id == event_id, ~col(Player.checked_in), ~col(Player.dropped))
+    key = name_key(text.clean_name(search)[:MAX_NAME])
+    if key:
+        query = query.where(col(Player.name_key).contains(key, autoescape=True))
+    return sorted(int(pid) for pid in session.exec(query).all() if pid is not None)
+
+
+def check_in_many(session: Session, event_id: int, player_ids: Sequence[int], actor: str) -> list[Player]:
+    """Check in the players a "Check in all" form listed when it was shown: all or nothing. A
+    form listing a player who has since been removed or dropped is stale (StaleChange, nothing
+    saved); one already checked in by someone else stays checked in. Players added after the form
+    was shown are not in it, so they are not checked in by it."""
+    lock(session, Event, event_id)  # one bulk check-in at a time, and no drop half-way through
+    wanted = set(player_ids)
+    players = session.exec(select(Player).where(Player.event_id == event_id, col(Player.id).in_(wanted))).all()
+    if len(players) != len(wanted) or any(player.dropped for player in players):
+        raise StaleList()
+    changed = [player for player in players if not player.checked_in]
+    for player in changed:
+        player.checked_in = True
+        session.add(player)
+    if changed:
+        _audit(session, event_id, actor, "players.checked_in", new={"names": sorted(p.name for p in changed)})
+    session.commit()
+    return changed
 
 
 def set_dropped(session: Session, player: Player, dropped: bool, actor: str) -> Player:
@@ -285,8 +334,8 @@ def set_fixed_table(session: Session, player: Player, raw: str, actor: str) -> P
     if raw:
         number = text.whole_number(raw)
         if number is None or not 1 <= number <= MAX_TABLE_NUMBER:
-            raise InputError({"fixed_table": f"Enter a table number from 1 to {MAX_TABLE_NUMBER} ({text.DIGITS_HINT}), "
-                                             "or leave empty."})
+            raise InputError({"fixed_table": _("Enter a table number from 1 to %(most)d (%(hint)s), or leave empty.",
+                                               most=MAX_TABLE_NUMBER, hint=_(text.DIGITS_HINT))})
     if number != player.fixed_table:
         old = player.fixed_table
         player.fixed_table = number
@@ -305,7 +354,7 @@ def remove_player(session: Session, player: Player, actor: str) -> None:
     """Only a player never seated can be removed (a typo); anyone who played is dropped instead."""
     assert player.id is not None
     if has_been_seated(session, player.id):
-        raise InputError({"": f"{player.name} has been seated in a round; drop them instead of removing."})
+        raise InputError({"": _("%(name)s has been seated in a round; drop them instead of removing.", name=player.name)})
     _audit(session, player.event_id, actor, "player.removed", old={"name": player.name})
     session.delete(player)
     session.commit()
@@ -331,7 +380,7 @@ def update_player(session: Session, player: Player, name: str, club: str, email:
     if not errors:
         clash = _existing_keys(session, player.event_id, except_id=player.id).get(name_key(data.name))
         if clash is not None:
-            errors["name"] = f"{clash} is already registered for this event."
+            errors["name"] = _("%(name)s is already registered for this event.", name=clash)
     if errors:
         raise InputError(errors)
     old = {"name": player.name, "club": player.club, "email": player.email}

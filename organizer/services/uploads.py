@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from .errors import InputError
+from .translate import _
 
 #: deeper than any file the app writes (an event export nests about 7 levels)
 MAX_DEPTH = 32
@@ -15,13 +16,14 @@ MAX_DEPTH = 32
 
 def read_json(raw: bytes, field: str, what: str) -> Any:
     """The JSON in ``raw`` (UTF-8, a BOM allowed), or InputError under ``field`` saying why not;
-    ``what`` names the expected file in the message ("an event export")."""
+    ``what`` names the expected file in the message (an already translated phrase: "an event
+    export")."""
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise InputError({field: f"Not {what}: the file is not UTF-8 text."}) from None
+        raise InputError({field: _("Not %(what)s: the file is not UTF-8 text.", what=what)}) from None
     except json.JSONDecodeError as bad:
-        raise InputError({field: f"Not {what}: the file is not valid JSON ({bad})."}) from None
+        raise InputError({field: _("Not %(what)s: the file is not valid JSON (%(detail)s).", what=what, detail=bad)}) from None
     except RecursionError:
         raise InputError({field: _too_deep(what)}) from None
     if _depth_exceeds(data, MAX_DEPTH):
@@ -30,7 +32,7 @@ def read_json(raw: bytes, field: str, what: str) -> Any:
 
 
 def _too_deep(what: str) -> str:
-    return f"Not {what}: the JSON nests lists or objects more than {MAX_DEPTH} levels deep."
+    return _("Not %(what)s: the JSON nests lists or objects more than %(depth)d levels deep.", what=what, depth=MAX_DEPTH)
 
 
 def _depth_exceeds(data: Any, limit: int) -> bool:

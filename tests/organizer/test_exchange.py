@@ -98,7 +98,7 @@ def test_import_refuses_what_the_forms_refuse_naming_the_item(app: Flask, sessio
     cases = [
         (("players", 2, "name"), "   ", "Player 3 (no name): Enter the player's name."),
         (("players", 4, "name"), "x" * 81, "Player 5 (" + "x" * 81 + "): Keep the name to 80 characters"),
-        (("players", 0, "email"), "ada at home", "Player 1 (Ada Moss): 'ada at home' is not an e-mail address."),
+        (("players", 0, "email"), "ada at home", "Player 1 (Ada Moss): “ada at home” is not an e-mail address."),
         (("event", "name"), "", "The event's settings: Give the event a name."),
         (("event", "pick_timer_seconds"), 5, "The event's settings: Leave empty for no timer"),
         ((*seat, "species_count"), -1, "Round 1, table 1, seat 2: Species in the arboretum: a whole number from 0"),
@@ -119,4 +119,4 @@ def test_the_player_form_refuses_the_same_e_mail(app: Flask, session: Session) -
     client, event = demo(app, session)
     response = client.post(f"/events/{event.id}/players", data={"name": "Zed", "club": "", "email": "ada at home"})
     assert response.status_code == 422
-    assert "'ada at home' is not an e-mail address." in html.unescape(response.text)
+    assert "“ada at home” is not an e-mail address." in html.unescape(response.text)

@@ -102,7 +102,7 @@ def test_empty_import_and_unknown_header(signed_in: FlaskClient, event: Event) -
     response = signed_in.post(f"/events/{event.id}/players/import", data={"csv_text": "  \n"})
     assert "No players found" in response.text
     response = signed_in.post(f"/events/{event.id}/players/import", data={"csv_text": "name,phone\nAnn,123\n"})
-    assert "Line 1: unknown column 'phone'" in html.unescape(response.text)
+    assert "Line 1: unknown column “phone”" in html.unescape(response.text)
 
 
 def test_check_in_toggle_is_an_htmx_fragment_and_idempotent(signed_in: FlaskClient, session: Session, event: Event) -> None:
@@ -113,7 +113,7 @@ def test_check_in_toggle_is_an_htmx_fragment_and_idempotent(signed_in: FlaskClie
         response = signed_in.post(url, data={"checked_in": "1"}, headers=HX)
         assert response.status_code == 200
         assert response.text.lstrip().startswith(f'<tr id="player-{ann.id}"')
-        assert "checked in</span>" in response.text
+        assert "✓ Checked in" in response.text and 'aria-pressed="true"' in response.text
     assert players_of(session, event)[0].checked_in is True
     signed_in.post(url, data={"checked_in": "0"})
     assert players_of(session, event)[0].checked_in is False
@@ -126,7 +126,7 @@ def test_drop_keeps_the_player_and_reinstate(signed_in: FlaskClient, session: Se
     session.add(Round(event_id=event.id, number=1, status="published"))
     session.commit()
     response = signed_in.post(f"/events/{event.id}/players/{ann.id}/drop", data={"dropped": "1"}, headers=HX)
-    assert "dropped after round 1" in response.text
+    assert "Dropped after round 1" in response.text
     ann = players_of(session, event)[0]
     assert ann.dropped and ann.dropped_after_round == 1
     signed_in.post(f"/events/{event.id}/players/{ann.id}/drop", data={"dropped": "0"})
@@ -163,7 +163,10 @@ def test_remove_only_before_seated(signed_in: FlaskClient, session: Session, eve
     add(signed_in, event, "Ann Lee")
     add(signed_in, event, "Bo Chen")
     ann, bo = players_of(session, event)
-    assert signed_in.post(f"/events/{event.id}/players/{ann.id}/remove", headers=HX).text == ""
+    gone = signed_in.post(f"/events/{event.id}/players/{ann.id}/remove", headers=HX).text
+    # the row is replaced by nothing; only the counts come back, out of band
+    assert gone.strip().startswith('<span id="player-counts"') and 'hx-swap-oob="true"' in gone
+    assert "(1 registered, 0 checked in)" in gone
     assert event.id is not None
     rnd = Round(event_id=event.id, number=1)
     session.add(rnd)
@@ -255,3 +258,97 @@ def test_check_in_from_a_search_result_changes_that_row_only(signed_in: FlaskCli
     row = signed_in.post(f"/events/{event.id}/players/{target.id}/check-in", data={"checked_in": "1"}, headers=HX)
     assert row.text.lstrip().startswith(f'<tr id="player-{target.id}"') and "✓ Checked in" in row.text
     assert [p.checked_in for p in players_of(session, event)] == [True, True, False]
+
+
+def test_a_check_in_tap_updates_the_counts_above_the_list(signed_in: FlaskClient, session: Session,
+                                                         event: Event) -> None:
+    add(signed_in, event, "Ann Lee")
+    add(signed_in, event, "Bo Chen")
+    ann = players_of(session, event)[0]
+    row = signed_in.post(f"/events/{event.id}/players/{ann.id}/check-in", data={"checked_in": "1"}, headers=HX).text
+    counts = row[row.index('<span id="player-counts"'):]
+    assert 'hx-swap-oob="true"' in counts.split(">", 1)[0]
+    assert "(2 registered, 1 checked in)" in counts
+    dropped = signed_in.post(f"/events/{event.id}/players/{ann.id}/drop", data={"dropped": "1"}, headers=HX).text
+    assert "(2 registered, 0 checked in, 1 dropped)" in dropped
+
+
+def test_one_compact_row_with_one_toggle_and_drop_behind_more(signed_in: FlaskClient, session: Session,
+                                                             event: Event) -> None:
+    add(signed_in, event, "Ann Lee", "Riverside")
+    ann = players_of(session, event)[0]
+    page = signed_in.get(f"/events/{event.id}/players").text
+    row = page[page.index(f'<tr id="player-{ann.id}"'):]
+    row = row[:row.index("</tr>")]
+    cells = row.split("<td")[1:]
+    assert len(cells) == 3  # name, the check-in toggle, "More"
+    assert "Ann Lee" in cells[0] and "Riverside" in cells[0]
+    assert cells[1].count("<button") == 1 and "Check in" in cells[1] and 'aria-pressed="false"' in cells[1]
+    assert "/drop" not in cells[1]
+    more = cells[2]
+    assert '<details class="more"' in more and ">More<" in more
+    for action in ("/drop", "/fixed-table", "/edit", "/remove"):
+        assert action in more
+
+
+def test_a_dropped_player_is_marked_in_words(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add(signed_in, event, "Ann Lee")
+    ann = players_of(session, event)[0]
+    row = signed_in.post(f"/events/{event.id}/players/{ann.id}/drop", data={"dropped": "1"}, headers=HX).text
+    assert "Dropped" in row and "/check-in" not in row  # no toggle for a dropped player
+    assert "Reinstate" in row
+    assert "Dropped" in signed_in.get(f"/events/{event.id}/players").text
+
+
+def _waiting_ids(page: str) -> str:
+    start = page.index('name="ids" value="') + len('name="ids" value="')
+    return page[start:page.index('"', start)]
+
+
+def test_check_in_all_checks_in_whom_the_list_showed(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    _many(session, event, 6)  # players 000 and 003 are checked in already
+    page = signed_in.get(f"/events/{event.id}/players").text
+    assert "Check in all (4)" in page
+    assert 'data-confirm="Check in all 4 players who are not checked in yet?"' in page
+    ids = _waiting_ids(page)
+    add(signed_in, event, "Late Larry")  # arrives after the list was shown: not in the form
+    response = signed_in.post(f"/events/{event.id}/players/check-in-all", data={"ids": ids, "q": ""}, headers=HX)
+    assert response.status_code == 200 and response.text.lstrip().startswith('<div id="player-list">')
+    assert "4 players checked in." in response.text
+    assert "(7 registered, 6 checked in)" in response.text
+    assert {p.name: p.checked_in for p in players_of(session, event)}["Late Larry"] is False
+    assert "Check in the last one (1)" in response.text  # Larry is still waiting
+    # the same form again changes nothing and says so
+    again = signed_in.post(f"/events/{event.id}/players/check-in-all", data={"ids": ids, "q": ""}, headers=HX)
+    assert "0 players checked in." in again.text
+
+
+def test_check_in_these_from_a_search(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    _many(session, event, 12)
+    found = signed_in.get(f"/events/{event.id}/players?q=player+01", headers=HX).text
+    assert "Check in these 2" in found  # Player 010 and 011 (none is checked in yet)
+    ids = _waiting_ids(found)
+    signed_in.post(f"/events/{event.id}/players/check-in-all", data={"ids": ids, "q": "player 01"})
+    checked = {p.name for p in players_of(session, event) if p.checked_in}
+    assert checked == {"Player 000", "Player 003", "Player 006", "Player 009", "Player 010", "Player 011"}
+    assert "2 players checked in." in signed_in.get(f"/events/{event.id}/players").text  # the flash, without JS
+
+
+def test_a_stale_check_in_all_changes_nothing(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    _many(session, event, 3)
+    ids = _waiting_ids(signed_in.get(f"/events/{event.id}/players").text)
+    dropped = players_of(session, event)[1]
+    signed_in.post(f"/events/{event.id}/players/{dropped.id}/drop", data={"dropped": "1"})
+    before = [p.checked_in for p in players_of(session, event)]
+    response = signed_in.post(f"/events/{event.id}/players/check-in-all", data={"ids": ids, "q": ""}, headers=HX)
+    assert response.status_code == 409
+    assert "changed since you opened it; nothing was saved" in response.text
+    assert [p.checked_in for p in players_of(session, event)] == before
+    # a player of another event, or none at all, is stale too
+    from .conftest import create_event
+
+    other = create_event(session, name="Other")
+    add(signed_in, other, "Zed")
+    zed = players_of(session, other)[0]
+    response = signed_in.post(f"/events/{event.id}/players/check-in-all", data={"ids": str(zed.id)}, headers=HX)
+    assert response.status_code == 409 and players_of(session, other)[0].checked_in is False
