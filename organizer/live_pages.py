@@ -9,16 +9,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from flask import Flask, request, url_for
+from flask import Flask, current_app, request, url_for
+from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
 from .db import get_session
 from .pages import render_page
 from .services.live_games import LiveGame
 from .services.live_log import ActionRefused, Replayed
-from .services.live_view import Screen, build_screen, compose_action
+from .services.live_view import Screen, build_screen, compose_action, recent_moves
+from .services.translate import N_, _
 
-ALREADY_DONE = "That was already done (the same form arrived twice); nothing more was changed."
+ALREADY_DONE = N_("That was already done (the same form arrived twice); nothing more was changed.")
+#: how many of the last moves the seat's screen lists
+RECENT_MOVES = 6
 
 
 @dataclass(frozen=True)
@@ -37,13 +41,26 @@ def selected_card(screen: Screen) -> str:
     return wanted if any(card.text == wanted for card in screen.hand) else ""
 
 
+def has_help() -> bool:
+    """Whether the short "how this game works" explanation exists (``partials/live_help.html``)."""
+    try:
+        current_app.jinja_env.get_template("partials/live_help.html")
+    except TemplateNotFound:
+        return False
+    return True
+
+
 def render_seat(replayed: Replayed, seat: int, urls: SeatUrls, title: str, status: int = 200,
                 message: str = "", message_kind: str = "error", owed: bool = False, **extra: Any) -> tuple[str, int]:
     """The seat's screen as a page, or just the ``#live`` fragment for HTMX (polls and forms).
     ``owed``: bots or the pick timer owe the game a move, so the screen sends the tick POST."""
     state = replayed.state
-    screen = build_screen(state.view(seat), request.args.get("path", ""))
+    view = state.view(seat)
+    screen = build_screen(view, request.args.get("path", ""))
+    if view.turns is not None:  # a draft's log is its last reveal (build_screen)
+        screen.moves = recent_moves(state.last_moves(RECENT_MOVES), view)
     return render_page("live/seat.html", "live_seat.html", status, screen=screen, urls=urls, title=title,
+                       has_help=has_help(),
                        nonce=secrets.token_urlsafe(12), version=replayed.version, selected=selected_card(screen),
                        message=message, message_kind=message_kind, owed=owed and urls.tick is not None, **extra)
 
@@ -70,7 +87,7 @@ def act_and_show(game: LiveGame, seat: int, show: ShowSeat) -> Any:
         db.rollback()
         return show(422, str(refused), "error", None)
     if applied.repeated:
-        return show(200, ALREADY_DONE, "notice", applied.replayed)
+        return show(200, _(ALREADY_DONE), "notice", applied.replayed)
     return show(200, "", "error", applied.replayed)
 
 

@@ -80,3 +80,56 @@
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", showCurrent); } else { showCurrent(); }
 })();
+// Live seat: the 1-second poll must not take a half-done turn away. The chosen hand card is kept
+// (sessionStorage, per seat page) and put back after each swap while the situation (data-stamp)
+// is the same; a poll's new screen waits while a finger is on the screen (the next poll brings
+// it again, as its URL still asks "changed since" the version shown).
+(function () {
+  "use strict";
+  var pressed = false;
+  var releaseTimer = null;
+  function key() { return "arboretum-live-card:" + window.location.pathname; }
+  function live() { return document.getElementById("live"); }
+  function saved() {
+    try { return JSON.parse(window.sessionStorage.getItem(key()) || "null"); } catch (e) { return null; }
+  }
+  function remember(input) {
+    var box = live();
+    if (!box) { return; }
+    try {
+      window.sessionStorage.setItem(key(), JSON.stringify({ stamp: box.getAttribute("data-stamp"), card: input.value }));
+    } catch (e) { /* private mode: the server still keeps the card the poll sends */ }
+  }
+  function restore() {
+    var box = live();
+    var choice = saved();
+    if (!box || !choice || choice.stamp !== box.getAttribute("data-stamp")) { return; }
+    box.querySelectorAll("input[name=card]").forEach(function (input) {
+      if (input.value === choice.card && !input.disabled) { input.checked = true; }
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.matches && target.matches("#live input[name=card]")) { remember(target); }
+  });
+  document.addEventListener("pointerdown", function (event) {
+    if (event.target.closest && event.target.closest("#live")) {
+      pressed = true;
+      if (releaseTimer) { window.clearTimeout(releaseTimer); }
+    }
+  });
+  function release() {
+    if (releaseTimer) { window.clearTimeout(releaseTimer); }
+    releaseTimer = window.setTimeout(function () { pressed = false; }, 350);
+  }
+  document.addEventListener("pointerup", release);
+  document.addEventListener("pointercancel", release);
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var config = detail.requestConfig || {};
+    var isPoll = config.verb === "get" && detail.target && detail.target.id === "live";
+    if (isPoll && pressed) { detail.shouldSwap = false; }
+  });
+  document.addEventListener("htmx:afterSettle", restore);
+  document.addEventListener("DOMContentLoaded", restore);
+})();

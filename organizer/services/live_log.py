@@ -24,6 +24,8 @@ from sqlmodel import Session, SQLModel
 from engine import ArboretumError, Game, StaleActionError, State, parse_action
 from engine.bots import make_bot
 
+from .translate import _, engine_error
+
 #: after this many lost compare-and-set races in a row the seat is asked to try again
 MAX_ATTEMPTS = 50
 CACHE_SIZE = 4096
@@ -251,18 +253,18 @@ def submit(
     stored with it. Raises ActionRefused with
     the engine's message for an illegal action; nothing is stored then."""
     if not nonce or len(nonce) > 64:
-        raise ActionRefused("This form is incomplete (no form number); reload the page and choose again.")
+        raise ActionRefused(_("This form is incomplete (no form number); reload the page and choose again."))
     try:
         action = parse_action(action_text)
     except ArboretumError as bad:
         # a tampered or garbled form: the engine's list of example actions would only confuse
         what = str(bad).split('; expected')[0].split(': expected')[0]
-        raise ActionRefused(f"That is not an action this screen offers ({what}); "
-                            "nothing was done.") from None
-    for _ in range(MAX_ATTEMPTS):
+        raise ActionRefused(_("That is not an action this screen offers (%(detail)s); nothing was done.",
+                              detail=what)) from None
+    for _attempt in range(MAX_ATTEMPTS):
         stored = read_log(session, model, row_id)
         if stored is None:
-            raise ActionRefused("This game no longer exists.")
+            raise ActionRefused(_("This game no longer exists."))
         replayed = load(stored)
         if nonce in replayed.nonces:
             return Applied(replayed, changed=False, repeated=True)
@@ -273,12 +275,12 @@ def submit(
             else:
                 state.apply_stamped(action, seat, stamp)
         except StaleActionError as stale:
-            raise StaleForm(
+            raise StaleForm(_(
                 "The game moved on since this screen was shown (the picks were revealed or the turn passed); "
-                f"nothing was done. Choose again on the screen as it is now. ({stale})"
-            ) from None
+                "nothing was done. Choose again on the screen as it is now. (%(detail)s)", detail=str(stale)
+            )) from None
         except ArboretumError as bad:
-            raise ActionRefused(str(bad)) from None
+            raise ActionRefused(engine_error(bad)) from None
         at = now()
         entries: list[list[Any]] = []
         if state.version != replayed.state.version:
@@ -290,7 +292,7 @@ def submit(
             fresh = load(StoredLog(stored.log + entries, stored.version + 1))
             return Applied(fresh, changed=True)
         session.rollback()
-    raise ActionRefused("The table is very busy right now; nothing was done. Tap again.")
+    raise ActionRefused(_("The table is very busy right now; nothing was done. Tap again."))
 
 
 def settle_bots(
@@ -305,7 +307,7 @@ def settle_bots(
 ) -> Replayed | None:
     """Play whatever bots (and the pick timer) owe the table now; None when nothing was due.
     Called lazily on requests, so a table with bots needs no background worker."""
-    for _ in range(MAX_ATTEMPTS):
+    for _attempt in range(MAX_ATTEMPTS):
         stored = read_log(session, model, row_id)
         if stored is None:
             return None

@@ -19,6 +19,7 @@ from . import live_log
 from .errors import InputError
 from .live_tables import TableGame, deal_parameters, start_table
 from .rounds import SeatedPlayer, TableSeating
+from .translate import _
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ def seat_state(session: Session, ctx: SeatContext, fresh: bool = False) -> SeatS
             dealable(ctx)
         except InputError as bad:
             raise NotDealt(bad.errors, False) from None
-        raise NotDealt({"": "The cards are being dealt."}, True)
+        raise NotDealt({"": _("The cards are being dealt.")}, True)
     game = TableGame(ctx.event, ctx.round, ctx.view)
     replayed = game.load(session, ctx.table.log_version if fresh else None)
     return SeatState(replayed, game.owes(replayed, time.time()))

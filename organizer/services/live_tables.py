@@ -22,6 +22,7 @@ from .errors import InputError
 from .live_games import LiveGame
 from .live_results import record_result
 from .rounds import TableSeating, lock_round, lock_table, tables_of
+from .translate import _
 
 KIND = "table"
 BOT_KIND = "heuristic"
@@ -52,7 +53,8 @@ def build_game(event: Event, rnd: Round, view: TableSeating) -> Game:
                     edition=Edition.parse(event.edition), species=tuple(view.table.species),
                     names=tuple(seat_names(view)))
     except GameSetupError as bad:
-        raise InputError({"": f"Table {view.table.number} cannot be played live: {bad}"}) from None
+        raise InputError({"": _("Table %(number)d cannot be played live: %(reason)s", number=view.table.number,
+                              reason=str(bad))}) from None
 
 
 def game_of(table: GameTable) -> Game:
@@ -83,9 +85,9 @@ class TableGame(LiveGame):
 
     def refusal(self, seat: int) -> str | None:
         if self.round.status != RoundStatus.PUBLISHED:
-            return f"Round {self.round.number} is {self.round.status}; the game can no longer change."
+            return _("Round %(number)d is no longer being played; the game can no longer change.", number=self.round.number)
         if self.players[seat] is not None:
-            return "A bot plays this seat now; ask the organizer to give it back to you."
+            return _("A bot plays this seat now; ask the organizer to give it back to you.")
         return None
 
     def open_for_play(self) -> bool:
@@ -112,11 +114,12 @@ def deal_parameters(event: Event, rnd: Round, view: TableSeating) -> dict[str, A
     """The dealt game's stored parameters; raises InputError when the table cannot start yet."""
     table = view.table
     if not table.digital:
-        raise InputError({"": f"Table {table.number} is played on paper."})
+        raise InputError({"": _("Table %(number)d is played on paper.", number=table.number)})
     if rnd.status != RoundStatus.PUBLISHED:
-        raise InputError({"": f"Round {rnd.number} is {rnd.status}: live tables start when it is published."})
+        raise InputError({"": _("Round %(number)d is not published yet: live tables start when it is published.",
+                              number=rnd.number)})
     if any(s.player is None and not s.seat.is_bot for s in view.seats):
-        raise InputError({"": f"Table {table.number} has an empty seat: put a bot in it first."})
+        raise InputError({"": _("Table %(number)d has an empty seat: put a bot in it first.", number=table.number)})
     params: dict[str, Any] = build_game(event, rnd, view).to_json()
     params["started_at"] = time.time()
     return params
@@ -181,9 +184,9 @@ def make_digital(session: Session, event: Event, rnd: Round, view: TableSeating,
             start_table(session, event, rnd, view)  # not dealt yet (published before dealing on publish)
         return
     if view.result is not None:
-        raise InputError({"": f"Table {table.number} already has a result; it stays on paper."})
+        raise InputError({"": _("Table %(number)d already has a result; it stays on paper.", number=table.number)})
     if rnd.status == RoundStatus.FINISHED:
-        raise InputError({"": f"Round {rnd.number} is finished."})
+        raise InputError({"": _("Round %(number)d is finished.", number=rnd.number)})
     build_game(event, rnd, view)  # refuses a table the engine cannot play, before changing anything
     table.digital = True
     session.add(table)
@@ -202,11 +205,12 @@ def set_bot(session: Session, event: Event, rnd: Round, view: TableSeating, posi
     rnd, view = lock_table(session, rnd, view.table)
     seat_view = next((s for s in view.seats if s.seat.position == position), None)
     if seat_view is None:
-        raise InputError({"": f"Table {view.table.number} has no seat {position + 1}."})
+        raise InputError({"": _("Table %(number)d has no seat %(seat)d.", number=view.table.number, seat=position + 1)})
     if rnd.status != RoundStatus.PUBLISHED:
-        raise InputError({"": f"Round {rnd.number} is {rnd.status}; bots sit in only while it is published."})
+        raise InputError({"": _("Round %(number)d is not being played; bots sit in only while it is published.",
+                              number=rnd.number)})
     if not bot and seat_view.player is None:
-        raise InputError({"": "This seat has no player to give it back to; the bot stays."})
+        raise InputError({"": _("This seat has no player to give it back to; the bot stays.")})
     seat = seat_view.seat
     if seat.is_bot == bot:
         return

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Card, SeatView, TableScore
-from engine.views import DraftView, Phase, Planted, TurnView, outcome_json
+from engine.views import DraftView, Phase, Planted, PublicMove, TurnView, outcome_json
+
+from .translate import N_, _, ngettext, species_name
 
 
 def species_class(species: str) -> str:
@@ -66,8 +68,8 @@ def grid(seat: int, name: str, cards: tuple[Planted, ...], legal: tuple[Cell, ..
     spots = set(placed) | legal_set | ({pending} if pending else set())
     if not spots:
         return Grid(seat, name, [], 0, bool(legal))
-    xs = [x for x, _ in spots]
-    ys = [y for _, y in spots]
+    xs = [cell[0] for cell in spots]
+    ys = [cell[1] for cell in spots]
     rows = []
     for y in range(min(ys), max(ys) + 1):
         row = []
@@ -84,6 +86,25 @@ class Source:
     label: str
     action: str
     top: CardFace | None = None
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    """One line of the "what just happened" log. ``kind`` picks the sentence the template says
+    (one translatable sentence per kind, for "you" and for another player):
+
+    - ``draw_deck``, ``draw_pile`` (``owner``: whose discard pile, "" for the solo pile),
+      ``draw_own_pile``, ``draw_solo_pile``: a draw; ``card`` only for the viewer's own draws this turn;
+    - ``play``, ``discard``, ``give``: a card planted, discarded face up, given to Q;
+      ``discard_taken``: a card discarded and since taken from the pile (no longer named);
+    - ``planted``, ``discarded_hidden``: a draft pick at its reveal;
+    - ``chose``: a draft pick still hidden."""
+
+    kind: str
+    mine: bool
+    name: str
+    card: CardFace | None = None
+    owner: str = ""
 
 
 @dataclass
@@ -105,6 +126,7 @@ class Screen:
     headline: str = ""
     #: the viewer's own hidden draft pick: {"card", "cell", "text"}
     pending: dict[str, Any] | None = None
+    pending_face: CardFace | None = None
     #: cards drawn this turn: {"source", "card"} (the card only for the seat that drew it)
     drawn: list[dict[str, Any]] = field(default_factory=list)
     piles: list[tuple[str, CardFace | None, int]] = field(default_factory=list)
@@ -117,6 +139,10 @@ class Screen:
     gifts: list[CardFace] = field(default_factory=list)
     #: solo, Q placing by its rule: where Q put the last card and why ("Q put Oak 3 at 1,0: ...")
     q_note: str = ""
+    #: what the current step asks of the viewer, in one translated sentence ("" when nothing)
+    step: str = ""
+    #: the last few moves, oldest first (see :func:`recent_moves`)
+    moves: list[MoveLine] = field(default_factory=list)
 
 
 def _path_cells(outcome: TableScore | None, seat: int, species: str) -> set[Cell]:
@@ -129,8 +155,21 @@ def _path_cells(outcome: TableScore | None, seat: int, species: str) -> set[Cell
     return cells
 
 
-_PHASE_WORDS = {Phase.DRAW1: "draw a first card", Phase.DRAW2: "draw a second card", Phase.PLAY: "play a card",
-                Phase.DISCARD: "discard a card", Phase.GIVE: "give Q a card"}
+#: what a step asks of the seat whose turn it is, and what the others read meanwhile
+_MY_STEP = {
+    Phase.DRAW1: N_("Draw your first card: from the draw pile or the top of a discard pile."),
+    Phase.DRAW2: N_("Draw your second card: from the draw pile or the top of a discard pile."),
+    Phase.PLAY: N_("Play a card into your arboretum: choose it in your hand, then tap a highlighted cell."),
+    Phase.DISCARD: N_("Discard a card from your hand onto your discard pile."),
+    Phase.GIVE: N_("Give Q a card from your hand."),
+}
+_THEIR_STEP = {
+    Phase.DRAW1: N_("%(name)s draws a first card."),
+    Phase.DRAW2: N_("%(name)s draws a second card."),
+    Phase.PLAY: N_("%(name)s plays a card."),
+    Phase.DISCARD: N_("%(name)s discards a card."),
+    Phase.GIVE: N_("%(name)s gives Q a card."),
+}
 
 
 def build_screen(view: SeatView, path_species: str = "") -> Screen:
@@ -174,19 +213,36 @@ def _draft_screen(screen: Screen, view: SeatView, draft: DraftView) -> None:
     if pending is not None:
         screen.pending = {"card": str(pending.card), "cell": None if pending.cell is None else list(pending.cell),
                           "text": str(pending)}
+        screen.pending_face = face(pending.card)
     if view.viewer is not None and not view.terminal and screen.hand:
         screen.place_verb = "pick"
         screen.draft_discard = True
     for reveal in draft.last_reveal:
+        mine = reveal.seat == view.viewer
         who = screen.names[reveal.seat]
-        screen.reveal.append(f"{who} discarded a card" if reveal.cell is None else
-                             f"{who} planted {reveal.card} at {reveal.cell[0]},{reveal.cell[1]}")
+        if reveal.cell is None or reveal.card is None:
+            screen.reveal.append(_("You discarded a card.") if mine else _("%(name)s discarded a card.", name=who))
+            screen.moves.append(MoveLine("discarded_hidden", mine, who))
+        else:
+            card = f"{species_name(reveal.card.species)} {reveal.card.value}"
+            screen.reveal.append(_("You planted %(card)s.", card=card) if mine
+                                 else _("%(name)s planted %(card)s.", name=who, card=card))
+            screen.moves.append(MoveLine("planted", mine, who, face(reveal.card)))
     if view.terminal:
-        screen.headline = "The draft is over."
+        screen.headline = _("The draft is over.")
     else:
-        direction = "to the next player" if draft.direction == "next" else "to the previous player"
-        screen.headline = (f"Round {draft.round} of {draft.rounds} · pick {draft.pick} of "
-                           f"{draft.picks_per_round} · hands pass {direction}")
+        values = {"round": draft.round, "rounds": draft.rounds, "pick": draft.pick, "picks": draft.picks_per_round}
+        if draft.direction == "next":
+            screen.headline = _("Round %(round)d of %(rounds)d · pick %(pick)d of %(picks)d · "
+                                "hands pass to the next player", **values)
+        else:
+            screen.headline = _("Round %(round)d of %(rounds)d · pick %(pick)d of %(picks)d · "
+                                "hands pass to the previous player", **values)
+        if screen.place_verb and pending is None:
+            screen.step = (_("Pick a card to keep: plant it or discard it; the rest of the hand passes to the next "
+                             "player.") if draft.direction == "next" else
+                           _("Pick a card to keep: plant it or discard it; the rest of the hand passes to the "
+                             "previous player."))
 
 
 def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
@@ -209,38 +265,94 @@ def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
     if view.mode == "solo":
         pile = turns.piles[0] if turns.piles else None
         top = pile.top if pile else None
-        screen.piles = [("Discard pile", face(top) if top else None, len(pile.cards) if pile else 0)]
+        screen.piles = [(_("Discard pile"), face(top) if top else None, len(pile.cards) if pile else 0)]
     else:
-        screen.piles = [("Your discard pile" if i == viewer else f"{names[i]}'s discard pile",
+        screen.piles = [(_("Your discard pile") if i == viewer else _("Discard pile of %(name)s", name=names[i]),
                          face(p.top) if p.top else None, len(p.cards)) for i, p in enumerate(turns.piles)]
-    screen.drawn = [{"source": d.source_text, "card": None if d.card is None else str(d.card)} for d in turns.drawn]
+    screen.drawn = [{"source": _source_words(view, d.source), "card": None if d.card is None else face(d.card)}
+                    for d in turns.drawn]
     if view.terminal or turns.actor is None:
-        screen.headline = "The game is over."
+        screen.headline = _("The game is over.")
     else:
         actor = turns.actor
-        mine = actor == viewer
-        words = _PHASE_WORDS.get(phase, str(phase))
-        if not mine:
-            first, _, rest = words.partition(" ")
-            words = f"{first}s {rest}"
-        who = "Your turn: you" if mine else names[actor]
-        screen.headline = f"Turn {turns.turn} · {who} {words} · {turns.draw_pile} cards in the draw pile"
+        screen.headline = ngettext("Turn %(turn)d · %(num)d card in the draw pile",
+                                   "Turn %(turn)d · %(num)d cards in the draw pile", turns.draw_pile, turn=turns.turn)
+        if actor == viewer and phase in _MY_STEP:
+            screen.step = _(_MY_STEP[phase])
+        elif phase in _THEIR_STEP:
+            screen.step = _(_THEIR_STEP[phase], name=names[actor])
     return into_q
+
+
+def _source_words(view: SeatView, source: int | str) -> str:
+    if source == "deck":
+        return _("the draw pile")
+    if type(source) is int and source != view.viewer:
+        return _("the discard pile of %(name)s", name=view.names[source])
+    if type(source) is int:
+        return _("your discard pile")
+    return _("the discard pile")
+
+
+def recent_moves(moves: list[PublicMove], view: SeatView) -> list[MoveLine]:
+    """The engine's public record of the last moves (``state.last_moves(n)``) as lines the
+    viewer reads: names, not seat numbers; a draw says where from, and names the card only to
+    the seat that drew it this turn (a drawn card is in a hand, hidden from the others)."""
+    viewer = view.viewer
+    own_draws: list[Card | None] = []
+    if view.turns is not None and view.turns.actor == viewer:
+        own_draws = [d.card for d in view.turns.drawn]
+    # the viewer's draws of the turn in progress are the last len(own_draws) draw moves
+    draw_indexes = [m.index for m in moves if m.kind == "draw" and m.seat == viewer]
+    drawn_card = dict(zip(draw_indexes[len(draw_indexes) - len(own_draws):] if own_draws else [], own_draws,
+                          strict=False))
+    # a card discarded face up and since taken from the pile is in a hand now: not named any more
+    visible: set[Card] = set(view.hand or ())
+    for info in view.seats:
+        visible.update(p.card for p in info.arboretum)
+    if view.turns is not None:
+        for pile in view.turns.piles:
+            visible.update(pile.cards)
+    lines = []
+    for move in moves:
+        mine = move.seat == viewer
+        card = face(move.card) if move.card is not None and move.card in visible else None
+        if move.kind == "draw":
+            known = drawn_card.get(move.index)
+            card = face(known) if known is not None else None
+            if move.source == "deck":
+                lines.append(MoveLine("draw_deck", mine, move.name, card))
+            elif type(move.source) is int and move.source == move.seat:
+                lines.append(MoveLine("draw_own_pile", mine, move.name, card))
+            elif type(move.source) is int:
+                owner = "" if move.source == viewer else view.names[move.source]
+                lines.append(MoveLine("draw_pile", mine, move.name, card, owner))
+            else:
+                lines.append(MoveLine("draw_solo_pile", mine, move.name, card))
+        elif move.kind == "pick":
+            lines.append(MoveLine("planted" if card is not None else "chose", mine, move.name, card))
+        elif move.kind == "discard" and card is None and move.card is not None:
+            lines.append(MoveLine("discard_taken", mine, move.name))
+        elif move.kind in ("play", "discard", "give") and card is not None:
+            lines.append(MoveLine(move.kind, mine, move.name, card))
+    return lines
 
 
 def _sources(view: SeatView, turns: TurnView) -> list[Source]:
     out = []
     if turns.draw_pile > 0:
-        out.append(Source(f"Draw pile ({turns.draw_pile} cards)", "draw deck"))
+        out.append(Source(ngettext("Draw pile (%(num)d card)", "Draw pile (%(num)d cards)", turns.draw_pile),
+                          "draw deck"))
     if view.mode == "solo":
         top = turns.piles[0].top if turns.piles else None
         if top is not None:
-            out.append(Source("Discard pile", "draw discard", face(top)))
+            out.append(Source(_("Discard pile"), "draw discard", face(top)))
         return out
     for seat, pile in enumerate(turns.piles):
         if pile.top is not None:
-            owner = "your" if seat == view.viewer else f"{view.names[seat]}'s"
-            out.append(Source(f"Top of {owner} discard pile", f"draw discard {seat}", face(pile.top)))
+            label = (_("Top of your discard pile") if seat == view.viewer
+                     else _("Top of the discard pile of %(name)s", name=view.names[seat]))
+            out.append(Source(label, f"draw discard {seat}", face(pile.top)))
     return out
 
 
@@ -256,16 +368,16 @@ def compose_action(form: dict[str, str]) -> str:
     card = form.get("card", "").strip()
     cell = form.get("cell", "").strip()
     if verb not in ("pick", "play", "give"):
-        raise ValueError("This form is incomplete; reload the page and choose again.")
+        raise ValueError(_("This form is incomplete; reload the page and choose again."))
     if not card:
-        raise ValueError("Choose a card of your hand first, then tap a highlighted cell"
-                         + (" or Discard." if verb == "pick" else "."))
+        raise ValueError(_("Choose a card of your hand first, then tap a highlighted cell or Discard.") if verb == "pick"
+                         else _("Choose a card of your hand first, then tap a highlighted cell."))
     if not cell:
-        raise ValueError("Tap a highlighted cell" + (" or Discard." if verb == "pick" else "."))
+        raise ValueError(_("Tap a highlighted cell or Discard.") if verb == "pick" else _("Tap a highlighted cell."))
     if cell != "discard" and not _CELL.fullmatch(cell):
-        raise ValueError(f"There is no cell {cell!r}; tap a highlighted cell.")
+        raise ValueError(_("There is no cell %(cell)s; tap a highlighted cell.", cell=repr(cell)))
     if cell == "discard":
         if verb != "pick":
-            raise ValueError("Only a draft pick can be discarded this way.")
+            raise ValueError(_("Only a draft pick can be discarded this way."))
         return f"pick {card} discard"
     return f"{verb} {card} at {cell}"

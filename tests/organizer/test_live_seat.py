@@ -4,6 +4,7 @@ organizer's overview with bots and the pick timer, QR codes of the seat links.""
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from flask import Flask
@@ -46,7 +47,9 @@ def test_seat_page_shows_only_that_seats_hand(sqlite_app: Flask, sqlite_session:
     # one seat picks: the others see that it has chosen, not what
     action = random.Random(1).choice(state.legal_actions(0))
     response = seats[0].post(form_of(action))
-    assert f"Your choice: <strong>{action}</strong>" in response.text
+    note = response.text.split('class="pending-note">', 1)[1].split("</p>", 1)[0]
+    assert "Your choice:" in note and f'title="{action.card}"' in note  # type: ignore[attr-defined]
+    assert "pick " not in note  # the screen speaks of cards, not of the engine's action text
     other = seats[1].page()
     assert str(action) not in other and f"{view.seats[0].player.name} ✓" in other  # type: ignore[union-attr]
 
@@ -149,9 +152,10 @@ def test_not_your_turn_in_a_standard_game(sqlite_app: Flask, sqlite_session: Ses
     # the seat to act sees the draw pile's card before choosing the second source
     first = seats[0].post({"action": "draw deck"})
     drawn = true_state(sqlite_app, view.table.id).drawn[0][1]  # type: ignore[attr-defined]
-    assert f"Drawn this turn: {drawn} from the draw pile" in first.text
+    assert re.search(r"You drew <span [^>]*title=\"" + str(drawn) + r"\".*? from the draw pile\.", first.text)
     watcher = seats[1].page()
-    assert "Drawn this turn: a card from the draw pile" in watcher and str(drawn) not in watcher
+    name = view.seats[0].player.name  # type: ignore[union-attr]
+    assert f"{name} drew a card from the draw pile." in watcher and str(drawn) not in watcher
 
 
 def test_stale_form_from_before_the_reveal_is_refused(sqlite_app: Flask, sqlite_session: Session) -> None:
