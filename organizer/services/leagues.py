@@ -242,7 +242,7 @@ class League:
     @property
     def rule_text(self) -> str:
         if self.season.rule == "best":
-            return ngettext("the best event's tournament points", "the best %(num)d events' tournament points",
+            return ngettext("best %(num)d event's tournament points", "best %(num)d events' tournament points",
                             self.season.best_of)
         if self.season.rule == "average":
             return ngettext("tournament points per event attended, at least %(num)d event",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import select as sa_select
@@ -85,6 +85,10 @@ class PublicSeat:
     name: str
     player_id: int | None
     points: int | None
+    #: the player dropped out of the event (their seat this round stays as it was)
+    dropped: bool = False
+    #: a bot's seat (its name is "bot")
+    bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,10 +124,11 @@ class StandingLine:
 @dataclass(frozen=True)
 class PublicView:
     event_name: str
-    event_date: str
+    event_date: date
     code: str
-    #: "not started", "round N of M", "finished"
+    #: "not started", "round" (round ``round_number`` of ``rounds`` is on), "between rounds", "finished"
     state: str
+    rounds: int
     round_number: int | None
     round_status: str | None
     tables: list[PublicTable]
@@ -161,7 +166,8 @@ def public_tables(view_tables: list[round_service.TableSeating], search: str = "
     for view in view_tables:
         places = places_at_table(view.result)
         seats = [PublicSeat(s.player.name if s.player else "bot", s.player.id if s.player else None,
-                            places.get(s.player.id, (None, None))[0] if s.player and s.player.id else None)
+                            places.get(s.player.id, (None, None))[0] if s.player and s.player.id else None,
+                            bool(s.player and s.player.dropped), s.player is None)
                  for s in view.seats]
         if key and not any(s.player and key in s.player.name_key for s in view.seats):
             continue
@@ -183,7 +189,7 @@ def _standings(session: Session, event: Event, rounds: list[Round]) -> tuple[int
         return None, []
     names = _names(session, event)
     # the same reading of the stored results as the organizer's standings, kept to closed rounds
-    results, _seats, _names = event_standings._table_results(session, event)  # noqa: SLF001
+    results, _seats, _rounds = event_standings._table_results(session, event)  # noqa: SLF001
     results = [r for r in results if r.round_number in closed]
     order = tuple(event.tiebreak_order) or tuple(standings.DEFAULT_TIEBREAKS)
     rows = standings.compute_standings(sorted(names), results, order, event.point_scheme)
@@ -227,10 +233,10 @@ def public_view(session: Session, event: Event, search: str = "") -> PublicView:
     elif all(r.status == RoundStatus.FINISHED for r in rounds) and len(rounds) >= event.rounds:
         state = "finished"
     else:
-        state = f"round {shown.number} of {event.rounds}" if shown else "between rounds"
+        state = "round" if shown else "between rounds"
     after, lines = _standings(session, event, rounds)
     result_rounds, results = _results_grid(session, event, rounds)
-    return PublicView(event.name, event.date.isoformat(), event.public_code, state,
+    return PublicView(event.name, event.date, event.public_code, state, event.rounds,
                       shown.number if shown else None, str(shown.status) if shown else None, tables,
                       text_service.clean_name(search)[:80],
                       round_service.clock_deadline(shown) if shown and shown.status == RoundStatus.PUBLISHED else None,

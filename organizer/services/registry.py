@@ -20,7 +20,7 @@ from sqlmodel import Session, col, func, select
 from ..models import ClubPlayer, Event, Player, RegistryReview, utcnow
 from . import text
 from .errors import InputError
-from .translate import _
+from .translate import N_, _
 
 MAX_NAME = 80
 
@@ -73,23 +73,23 @@ def find_match(session: Session, name: str, email: str, event_id: int | None = N
         if len(free) == 1 and not taken:
             return Match(free[0])
         if mail_ids:
-            return Match(None, tuple(mail_ids), "this e-mail is already in the registry for someone in this event"
-                         if taken else "several registry entries share this e-mail")
+            return Match(None, tuple(mail_ids), N_("this e-mail is already in the registry for someone in this event")
+                         if taken else N_("several registry entries share this e-mail"))
     same_name = session.exec(_active(session).where(ClubPlayer.name_key == name_key(name))
                              .order_by(col(ClubPlayer.id))).all()
     if not same_name:
         return Match(None)
     ids = tuple(c.id for c in same_name if c.id is not None)
     if event_id is not None and _in_event(session, event_id, ids):
-        return Match(None, ids, "an entry with this name already plays in this event")
+        return Match(None, ids, N_("an entry with this name already plays in this event"))
     if len(same_name) > 1:
-        return Match(None, ids, f"{len(same_name)} registry entries share this name")
+        return Match(None, ids, N_("several registry entries share this name"))
     entry = same_name[0]
     if not mail and not entry.email:
         return Match(entry.id)
     if mail and entry.email:
-        return Match(None, ids, "same name, different e-mail")
-    return Match(None, ids, "same name, e-mail missing on one side")
+        return Match(None, ids, N_("same name, different e-mail"))
+    return Match(None, ids, N_("same name, e-mail missing on one side"))
 
 
 def _new_entry(session: Session, player: Player) -> ClubPlayer:

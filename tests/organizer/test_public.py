@@ -64,12 +64,12 @@ def test_public_page_shows_tables_and_hides_secrets(app: Flask, signed_in: Flask
     players = seated_event(signed_in, session, event)
     public = app.test_client()
     page = public.get(f"/e/{event.public_code}")
-    assert page.status_code == 200 and "Spring Open" in page.text and "round 1 of 3" in page.text
+    assert page.status_code == 200 and "Spring Open" in page.text and "Round 1 of 3" in page.text
     assert "Table 1" in page.text and "Table 2" in page.text and players[0].name in page.text
     assert_no_secrets(page.text, secrets_of(session, event))
     assert "X-CSRFToken" not in page.text and "Set-Cookie" not in page.headers  # the same page for everyone
     found = public.get(f"/e/{event.public_code}?q={players[3].name}", headers=HX)
-    assert found.status_code == 200 and found.text.count('class="card"') == 1 and players[3].name in found.text
+    assert found.status_code == 200 and found.text.count('class="card public-table"') == 1 and players[3].name in found.text
     assert public.get(f"/e/{event.public_code}x").status_code == 404
     assert public.get("/e/" + "A" * 16).status_code == 404
     assert public.get(f"/e/{event.id}").status_code == 404
@@ -154,7 +154,7 @@ def test_self_check_in_when_opened_and_rate_limited(app: Flask, signed_in: Flask
     players = add_players(session, event, 3, checked_in=False)
     me = players[0]
     client = app.test_client()
-    assert '<button class="button" type="submit">I am here' not in client.get(f"/p/{me.token}").text
+    assert "I am here: check me in" not in client.get(f"/p/{me.token}").text
     refused = client.post(f"/p/{me.token}/check-in")
     assert refused.status_code == 422 and "desk for this event" in refused.text
     session.refresh(me)
