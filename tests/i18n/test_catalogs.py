@@ -146,7 +146,8 @@ def _template_text(source: str) -> str:
     environment = Environment(extensions=[i18n])
     parts: list[str] = []
     depth = 0
-    tokens = list(environment.lex(source))
+    # "{% trans %}" lexes as block_begin, whitespace, name: the whitespace is no text
+    tokens = [token for token in environment.lex(source) if token[1] != "whitespace"]
     for index, (_line, kind, value) in enumerate(tokens):
         if kind == "name" and index and tokens[index - 1][1] == "block_begin":
             if value == "trans":
