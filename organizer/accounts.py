@@ -15,8 +15,12 @@ from .pages import go_to, render_page
 from .services import accounts as service
 from .services import sessions
 from .services.errors import InputError
+from .services.translate import N_, _
 
 bp = Blueprint("accounts", __name__, url_prefix="/organizers")
+
+#: Each role as the page names it (translated where shown).
+ROLE_LABELS = {Role.OWNER: N_("owner"), Role.ORGANIZER: N_("organizer"), Role.JUDGE: N_("judge")}
 
 
 def _page(status: int = 200, **context: Any) -> Any:
@@ -33,7 +37,7 @@ def _page(status: int = 200, **context: Any) -> Any:
     return render_page("accounts/index.html", "accounts_panel.html", status,
                        accounts=service.all_accounts(db) if me.role == Role.OWNER else [],
                        my_sessions=sessions.active(db, me), this_session=g.account_session,
-                       roles=ROLES, **context)
+                       roles=ROLES, role_labels={role: _(label) for role, label in ROLE_LABELS.items()}, **context)
 
 
 def _account(account_id: int) -> Organizer:
@@ -76,7 +80,7 @@ def set_role(account_id: int) -> Any:
     except InputError as bad:
         db.rollback()
         return _page(422, errors=bad.errors)
-    flash(f"{account.name} is now {account.role}.")
+    flash(_("%(name)s is now %(role)s.", name=account.name, role=_(ROLE_LABELS[Role(account.role)])))
     return go_to(url_for("accounts.index"))
 
 
@@ -89,7 +93,7 @@ def disable(account_id: int) -> Any:
     except InputError as bad:
         db.rollback()
         return _page(422, errors=bad.errors)
-    flash(f"{account.name} is disabled and signed out everywhere.")
+    flash(_("%(name)s is disabled and signed out everywhere.", name=account.name))
     return go_to(url_for("accounts.index"))
 
 
@@ -97,7 +101,7 @@ def disable(account_id: int) -> Any:
 def enable(account_id: int) -> Any:
     account = _account(account_id)
     service.enable(get_session(), account)
-    flash(f"{account.name} may sign in again.")
+    flash(_("%(name)s may sign in again.", name=account.name))
     return go_to(url_for("accounts.index"))
 
 
@@ -113,7 +117,7 @@ def change_password() -> Any:
     # Every session ended, this one too: this browser goes on under a new token, so even a copy
     # of its own cookie stops working.
     start_session(g.organizer)
-    flash("Your password was changed; your other sessions have ended.")
+    flash(_("Your password was changed; your other sessions have ended."))
     return go_to(url_for("accounts.index"))
 
 
@@ -123,7 +127,7 @@ def end_session(session_id: int) -> Any:
         abort(404)
     if session_id == g.account_session.id:
         return go_to(url_for("auth.sign_in"))
-    flash("That session has ended.")
+    flash(_("That session has ended."))
     return go_to(url_for("accounts.index"))
 
 

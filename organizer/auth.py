@@ -153,7 +153,7 @@ def sign_in_page() -> Any:
                                            devices.get(name_key), _throttle())
         except accounts.SignInRefused as refused:
             error, status = str(refused), 422
-            if refused.retry_after is not None and "Too many" in error:
+            if refused.retry_after is not None and refused.throttled:
                 status, headers = 429, {"Retry-After": str(refused.retry_after)}
         else:
             start_session(account)

@@ -3,15 +3,42 @@
 
 from __future__ import annotations
 
+import functools
+import os
+from collections.abc import Callable
+from typing import Any
+
 import click
-from flask import Flask
-from flask.cli import with_appcontext
+from flask import Flask, current_app
+from flask.cli import with_appcontext as _with_appcontext
 from sqlmodel import Session
 
 from .db import get_engine, upgrade_database
 from .models import ROLES, Organizer, Role
 from .services import accounts, sessions
 from .services.errors import InputError
+from .services.translate import _, ngettext
+
+
+def _terminal_language() -> str:
+    """The terminal's language as an Accept-Language value ("de_DE.UTF-8" → "de-DE")."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "LANG"):
+        value = os.environ.get(name, "").split(":")[0].split(".")[0]
+        if value and value not in ("C", "POSIX"):
+            return value.replace("_", "-")
+    return "en"
+
+
+def with_appcontext(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Flask's app context, and a request context whose language is the terminal's, so the
+    messages a command prints (and those of the services it calls) speak it (issue 14)."""
+
+    @functools.wraps(command)
+    def speaking(*args: Any, **kwargs: Any) -> Any:
+        with current_app.test_request_context(headers={"Accept-Language": _terminal_language()}):
+            return command(*args, **kwargs)
+
+    return _with_appcontext(speaking)
 
 
 def init_app(app: Flask) -> None:
@@ -29,7 +56,7 @@ _ROLE = click.Choice([role.value for role in ROLES])
 def _account(session: Session, name: str) -> Organizer:
     account = accounts.find_by_name(session, name)
     if account is None:
-        raise click.ClickException(f"no account called {name!r}")
+        raise click.ClickException(_("No account called “%(name)s”.", name=name))
     return account
 
 
@@ -48,25 +75,32 @@ def _input_error(bad: InputError) -> click.ClickException:
 def create_organizer_command(name: str, password: str | None, role: str | None, reset: bool) -> None:
     """Create an account with a password (or with --reset, change its password)."""
     if password is None:
-        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+        password = click.prompt(_("Password"), hide_input=True, confirmation_prompt=True)
     with Session(get_engine()) as session:
         if reset:
             existing = _account(session, name)
             if len(password) < accounts.MIN_PASSWORD_LENGTH:
-                raise click.ClickException(f"use a password of at least {accounts.MIN_PASSWORD_LENGTH} characters")
+                raise click.ClickException(ngettext("Use a password of at least %(num)d character.",
+                                                     "Use a password of at least %(num)d characters.",
+                                                     accounts.MIN_PASSWORD_LENGTH))
             accounts.set_password(session, existing, password)
-            click.echo(f"Password of {existing.name} changed; its sessions have ended.")
+            click.echo(_("Password of %(name)s changed; its sessions have ended.", name=existing.name))
             return
         try:
             organizer = accounts.create_organizer(session, name, password, role=Role(role) if role else None)
         except InputError as bad:
             raise _input_error(bad) from None
-    click.echo(f"Account {organizer.name} created ({organizer.role}).")
+    click.echo(_("Account %(name)s created (%(role)s).", name=organizer.name, role=organizer.role))
 
 
 def _print_link(link: accounts.IssuedLink, base_url: str) -> None:
-    click.echo(f"{'Invitation' if link.purpose == 'invite' else 'Password reset'} for {link.account.name} "
-               f"({link.account.role}), valid once until {link.expires_at:%Y-%m-%d %H:%M} UTC:")
+    until = f"{link.expires_at:%Y-%m-%d %H:%M}"
+    if link.purpose == "invite":
+        click.echo(_("Invitation for %(name)s (%(role)s), valid once until %(until)s UTC:", name=link.account.name,
+                     role=link.account.role, until=until))
+    else:
+        click.echo(_("Password reset for %(name)s (%(role)s), valid once until %(until)s UTC:", name=link.account.name,
+                     role=link.account.role, until=until))
     click.echo(f"{base_url.rstrip('/')}/welcome/{link.token}")
 
 
@@ -111,7 +145,7 @@ def set_role_command(name: str, role: str) -> None:
             accounts.set_role(session, account, Role(role))
         except InputError as bad:
             raise _input_error(bad) from None
-        click.echo(f"{account.name} is now {account.role}.")
+        click.echo(_("%(name)s is now %(role)s.", name=account.name, role=account.role))
 
 
 @click.command("disable")
@@ -125,7 +159,7 @@ def disable_command(name: str) -> None:
             accounts.disable(session, account)
         except InputError as bad:
             raise _input_error(bad) from None
-        click.echo(f"{account.name} is disabled; its sessions have ended.")
+        click.echo(_("%(name)s is disabled; its sessions have ended.", name=account.name))
 
 
 @click.command("enable")
@@ -136,7 +170,7 @@ def enable_command(name: str) -> None:
     with Session(get_engine()) as session:
         account = _account(session, name)
         accounts.enable(session, account)
-        click.echo(f"{account.name} may sign in again.")
+        click.echo(_("%(name)s may sign in again.", name=account.name))
 
 
 @click.command("sign-out-everywhere")
@@ -146,7 +180,7 @@ def sign_out_everywhere_command(name: str) -> None:
     """End every session of an account (e.g. a tablet was lost)."""
     with Session(get_engine()) as session:
         ended = sessions.end_all(session, _account(session, name))
-        click.echo(f"{ended} session(s) ended.")
+        click.echo(ngettext("%(num)d session ended.", "%(num)d sessions ended.", ended))
 
 
 @click.command("accounts")
@@ -155,7 +189,7 @@ def accounts_command() -> None:
     """List the accounts with their roles."""
     with Session(get_engine()) as session:
         for account in accounts.all_accounts(session):
-            state = "disabled" if account.disabled_at else ("invited" if not account.password_hash else "active")
+            state = _("disabled") if account.disabled_at else (_("invited") if not account.password_hash else _("active"))
             click.echo(f"{account.name}\t{account.role}\t{state}")
 
 
@@ -164,7 +198,7 @@ def accounts_command() -> None:
 def db_upgrade_command() -> None:
     """Bring the database schema up to date (the app also does this when it starts)."""
     upgrade_database(get_engine())
-    click.echo("Database is up to date.")
+    click.echo(_("Database is up to date."))
 
 
 @click.command("demo")
@@ -187,5 +221,6 @@ def prune_command() -> None:
 
     with Session(get_engine()) as session:
         pruned = prune(session)
-    click.echo(f"Practice games deleted: {pruned.unfinished} left unfinished for a day, "
-               f"{pruned.finished} finished 30 days ago; {pruned.windows} old rate counts cleared.")
+    click.echo(_("Practice games deleted: %(unfinished)d left unfinished for a day, %(finished)d finished 30 days ago; "
+                 "%(windows)d old rate counts cleared.", unfinished=pruned.unfinished, finished=pruned.finished,
+                 windows=pruned.windows))

@@ -12,6 +12,7 @@ from .events import load_event
 from .pages import go_to, render_page
 from .services import staff as service
 from .services.errors import InputError
+from .services.translate import _
 
 bp = Blueprint("staff", __name__, url_prefix="/events/<int:event_id>/staff")
 
@@ -36,7 +37,7 @@ def assign(event_id: int) -> Any:
     except InputError as bad:
         db.rollback()
         return _page(event_id, 422, bad.errors)
-    flash(f"{judge.name} judges this event.")
+    flash(_("%(name)s judges this event.", name=judge.name))
     return go_to(url_for("staff.index", event_id=event_id))
 
 

@@ -15,6 +15,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..models import ROLES, AccountLink, Organizer, Role, utcnow
 from . import sessions, text
 from .errors import InputError
+from .translate import _, ngettext
 
 MIN_PASSWORD_LENGTH = 8
 MAX_NAME = 80
@@ -29,10 +30,12 @@ _dummy_hashes: dict[str, str] = {}
 class SignInRefused(ValueError):
     """Wrong name or password, a disabled account, or a wait still running."""
 
-    def __init__(self, message: str, retry_after: int | None = None) -> None:
+    def __init__(self, message: str, retry_after: int | None = None, throttled: bool = False) -> None:
         super().__init__(message)
         #: seconds until the next attempt is heard (None: try again at once)
         self.retry_after = retry_after
+        #: refused unheard because of too many failures (the page answers 429)
+        self.throttled = throttled
 
 
 class LinkRefused(ValueError):
@@ -94,24 +97,25 @@ def parse_role(raw: str) -> Role:
     try:
         return Role(raw.strip().lower())
     except ValueError:
-        raise InputError({"role": f"Choose one of: {', '.join(ROLES)}."}) from None
+        raise InputError({"role": _("Choose one of: %(roles)s.", roles=", ".join(ROLES))}) from None
 
 
 def _validate_name(session: Session, name: str, errors: dict[str, str]) -> str:
     name = text.clean_name(name)
-    problem = text.name_problem(name, MAX_NAME, "Enter a name to sign in with.")
+    problem = text.name_problem(name, MAX_NAME, _("Enter a name to sign in with."))
     if problem is not None:
         errors["name"] = problem
     elif any(text.name_key(other) == text.name_key(name) for other in session.exec(select(Organizer.name)).all()):
-        errors["name"] = f"An account called {name!r} already exists."
+        errors["name"] = _("An account called “%(name)s” already exists.", name=name)
     return name
 
 
 def _password_problem(password: str, confirm: str | None, min_length: int) -> tuple[str, str] | None:
     if len(password) < min_length:
-        return "password", f"Use a password of at least {min_length} characters."
+        return "password", ngettext("Use a password of at least %(num)d character.",
+                                    "Use a password of at least %(num)d characters.", min_length)
     if confirm is not None and confirm != password:
-        return "confirm", "The two passwords differ."
+        return "confirm", _("The two passwords differ.")
     return None
 
 
@@ -155,7 +159,7 @@ def change_password(session: Session, organizer: Organizer, current: str, passwo
     """The account's own password, after proving the current one; its other sessions end."""
     errors: dict[str, str] = {}
     if not verify_password(organizer.password_hash, current):
-        errors["current"] = "That is not your current password."
+        errors["current"] = _("That is not your current password.")
     problem = _password_problem(password, confirm, MIN_PASSWORD_LENGTH)
     if problem is not None:
         errors["new_" + problem[0]] = problem[1]
@@ -171,7 +175,7 @@ def active_owners(session: Session) -> int:
 
 def _not_the_last_owner(session: Session, account: Organizer, field: str) -> None:
     if account.role == Role.OWNER and account.disabled_at is None and active_owners(session) <= 1:
-        raise InputError({field: "This is the only owner left: make another account an owner first."})
+        raise InputError({field: _("This is the only owner left: make another account an owner first.")})
 
 
 def set_role(session: Session, account: Organizer, role: Role) -> None:
@@ -247,9 +251,9 @@ def reset_link(session: Session, account: Organizer, actor: str) -> IssuedLink:
 def _usable_link(session: Session, token: str) -> AccountLink:
     link = session.exec(select(AccountLink).where(AccountLink.token_hash == sessions.token_hash(token))).first()
     if link is None or link.used_at is not None:
-        raise LinkRefused("This link was already used or replaced by a newer one. Ask an owner for a new link.")
+        raise LinkRefused(_("This link was already used or replaced by a newer one. Ask an owner for a new link."))
     if sessions.aware(link.expires_at) < utcnow():
-        raise LinkRefused("This link is more than a day old. Ask an owner for a new link.")
+        raise LinkRefused(_("This link is more than a day old. Ask an owner for a new link."))
     return link
 
 
@@ -258,7 +262,7 @@ def link_account(session: Session, token: str) -> tuple[Organizer, str]:
     link = _usable_link(session, token)
     account = session.get(Organizer, link.organizer_id)
     if account is None or account.disabled_at is not None:
-        raise LinkRefused("This account is disabled. Ask an owner.")
+        raise LinkRefused(_("This account is disabled. Ask an owner."))
     return account, link.purpose
 
 
@@ -275,6 +279,6 @@ def use_link(session: Session, token: str, password: str, confirm: str) -> Organ
                             .values(used_at=utcnow()))
     if spent.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
-        raise LinkRefused("This link was already used. Ask an owner for a new link.")
+        raise LinkRefused(_("This link was already used. Ask an owner for a new link."))
     set_password(session, account, password)
     return account

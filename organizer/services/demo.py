@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from ..models import EntryMode, Event, Organizer, Player, Role
 from . import accounts, events, results, rounds
+from .translate import _
 
 DEMO_ACCOUNT = "demo"
 DEMO_PASSWORD = "demo"
@@ -42,10 +43,11 @@ def ensure_demo(session: Session) -> str:
         organizer = Organizer(name=DEMO_ACCOUNT, password_hash=accounts.hash_password(DEMO_PASSWORD), role=Role.OWNER)
         session.add(organizer)
         session.commit()
-        lines.append(f"Demo owner account created: {DEMO_ACCOUNT} / {DEMO_PASSWORD} (for local trying out only).")
+        lines.append(_("Demo owner account created: %(name)s / %(password)s (for local trying out only).",
+                       name=DEMO_ACCOUNT, password=DEMO_PASSWORD))
     event = session.exec(select(Event).where(Event.name == DEMO_EVENT)).first()
     if event is not None:
-        lines.append(f"Demo event “{DEMO_EVENT}” already exists; left as it is.")
+        lines.append(_("Demo event “%(name)s” already exists; left as it is.", name=DEMO_EVENT))
         return "\n".join(lines)
     event = events.create_event(session, events.EventInput(name=DEMO_EVENT, date=date.today(),
                                                     entry_modes=["totals", "scorepad", "assistant"]), organizer.id, DEMO_ACCOUNT)
@@ -73,6 +75,6 @@ def ensure_demo(session: Session) -> str:
         assert seat_view.seat.id is not None
         results.confirm_by_seat(session, event, view, view.result, seat_view.seat.id, view.result.version,
                                 organizer.id, DEMO_ACCOUNT)
-    lines.append(f"Demo event “{DEMO_EVENT}” created: {len(DEMO_PLAYERS)} players, round 1 published, "
-                 f"table 1 confirmed, table 2 entered, table 3 still playing.")
+    lines.append(_("Demo event “%(name)s” created: %(players)d players, round 1 published, "
+                   "table 1 confirmed, table 2 entered, table 3 still playing.", name=DEMO_EVENT, players=len(DEMO_PLAYERS)))
     return "\n".join(lines)

@@ -21,6 +21,7 @@ from sqlmodel import Session, col, func, select
 
 from ..models import Organizer, SignInAttempt, utcnow
 from . import accounts, sessions, text
+from .translate import _, ngettext
 
 
 @dataclass(frozen=True)
@@ -70,19 +71,20 @@ def current_wait(session: Session, name_key: str, client: str, device: str | Non
     )
 
 
-def in_words(wait: timedelta) -> str:
+def try_again_in(wait: timedelta) -> str:
+    """"You may try again in 40 seconds.", in the reader's language."""
     seconds = max(1, math.ceil(wait.total_seconds()))
     if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = math.ceil(seconds / 60)
-    return f"{minutes} minutes"
+        return ngettext("You may try again in %(num)d second.", "You may try again in %(num)d seconds.", seconds)
+    return ngettext("You may try again in %(num)d minute.", "You may try again in %(num)d minutes.",
+                    math.ceil(seconds / 60))
 
 
-def _refusal(message: str, wait: timedelta) -> accounts.SignInRefused:
+def _refusal(message: str, wait: timedelta, throttled: bool = False) -> accounts.SignInRefused:
     if wait <= timedelta(0):
-        return accounts.SignInRefused(message)
-    return accounts.SignInRefused(f"{message} You may try again in {in_words(wait)}.",
-                                  retry_after=math.ceil(wait.total_seconds()))
+        return accounts.SignInRefused(message, throttled=throttled)
+    return accounts.SignInRefused(_("%(refusal)s %(wait)s", refusal=message, wait=try_again_in(wait)),
+                                  retry_after=math.ceil(wait.total_seconds()), throttled=throttled)
 
 
 def authenticate(session: Session, name: str, password: str, client: str, device: str | None = None,
@@ -95,14 +97,14 @@ def authenticate(session: Session, name: str, password: str, client: str, device
     client = client[:64]
     wait = current_wait(session, name_key, client, device, throttle)
     if wait > timedelta(0):
-        raise _refusal("Too many failed sign-ins.", wait)
+        raise _refusal(_("Too many failed sign-ins."), wait, throttled=True)
     account = accounts.find_by_name(session, name)
     hashed = account.password_hash if account is not None and account.password_hash else accounts.dummy_hash()
     # The hash is checked even for an unknown name (against a dummy), so timing tells nothing.
     matches = accounts.verify_password(hashed, password)
     if matches and account is not None and account.password_hash:
         if account.disabled_at is not None:
-            raise accounts.SignInRefused("This account is disabled. Ask an owner of this installation.")
+            raise accounts.SignInRefused(_("This account is disabled. Ask an owner of this installation."))
         _forget_failures(session, name_key, client, device)
         if accounts.needs_rehash(account.password_hash):
             account.password_hash = accounts.hash_password(password)
@@ -114,7 +116,7 @@ def authenticate(session: Session, name: str, password: str, client: str, device
     # Old failures are useless; trimming here keeps the table small without a cron job.
     session.execute(delete(SignInAttempt).where(col(SignInAttempt.at) < now - 2 * throttle.window))
     session.commit()
-    raise _refusal("Wrong name or password.", current_wait(session, name_key, client, device, throttle, now))
+    raise _refusal(_("Wrong name or password."), current_wait(session, name_key, client, device, throttle, now))
 
 
 def _forget_failures(session: Session, name_key: str, client: str, device: str | None) -> None:

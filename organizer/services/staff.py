@@ -9,6 +9,7 @@ from sqlmodel import Session, col, select
 
 from ..models import Event, EventJudge, Organizer, Role
 from .errors import InputError
+from .translate import _
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def staff_of(session: Session, event: Event) -> EventStaff:
 def assign_judge(session: Session, event: Event, account_id: int | None, actor: str) -> Organizer:
     account = session.get(Organizer, account_id) if account_id is not None else None
     if account is None or account.role != Role.JUDGE or account.disabled_at is not None:
-        raise InputError({"judge": "Choose a judge's account."})
+        raise InputError({"judge": _("Choose a judge's account.")})
     assert event.id is not None and account.id is not None
     if not is_judge_of(session, account.id, event.id):
         session.add(EventJudge(event_id=event.id, organizer_id=account.id, assigned_by=actor[:120]))
