@@ -130,6 +130,44 @@ def test_check_in_toggle_swaps_the_row_without_reloading(server: tuple[str, Any]
     browser.run(scenario)
 
 
+def test_check_in_counts_search_and_check_in_these(server: tuple[str, Any], browser: BrowserThread) -> None:
+    """The counts follow each tap; a search narrows the list as it is typed; "Check in these" asks
+    first, then checks in whom the search found; Drop sits behind "More", away from Check in."""
+    def scenario(chromium: Any) -> None:
+        base, app = server
+        page, problems = signed_in_page(chromium, base, VIEWPORTS["phone"])
+        page.goto(base + "/events/1/players")
+        counts = page.locator("#player-counts")
+        total = int(counts.inner_text().strip("(").split(" ")[0])
+        row = page.locator("tr", has_text="Ada Moss")
+        if row.get_by_role("button", name="✓ Checked in").count():
+            row.get_by_role("button", name="✓ Checked in").click()
+            row.get_by_role("button", name="Check in", exact=True).wait_for()
+        playwright_api.expect(counts).to_have_text(f"({total} registered, {total - 1} checked in)")
+        # Drop is not beside Check in: it shows only once "More" is opened
+        drop = row.get_by_role("button", name="Drop")
+        assert not drop.is_visible()
+        row.locator("summary").click()
+        assert drop.is_visible()
+        row.locator("summary").click()
+        page.fill("#player-search", "moss")
+        page.wait_for_url("**q=moss**")
+        playwright_api.expect(page.locator("tr.player-row")).to_have_count(1)
+        questions: list[str] = []
+        page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
+        page.get_by_role("button", name="Check in this one (1)").click()
+        playwright_api.expect(page.get_by_text("1 player checked in.")).to_be_visible()
+        assert questions == ["Check in the 1 player named “moss” who is not checked in yet?"]
+        playwright_api.expect(page.locator("tr", has_text="Ada Moss").get_by_role("button", name="✓ Checked in")).to_be_visible()
+        playwright_api.expect(counts).to_have_text(f"({total} registered, {total} checked in)")
+        with Session(app.extensions["db_engine"]) as session:
+            assert session.exec(select(Player).where(Player.name == "Ada Moss")).one().checked_in is True
+        assert problems == []
+        page.close()
+
+    browser.run(scenario)
+
+
 def test_scorepad_adds_up_and_saves_through_htmx(server: tuple[str, Any], browser: BrowserThread) -> None:
     def scenario(chromium: Any) -> None:
         base, app = server
