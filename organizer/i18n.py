@@ -16,44 +16,21 @@ from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from flask import Blueprint, Flask, g, redirect, request
 from flask_babel import Babel, get_locale, get_timezone, gettext, ngettext, refresh
 from werkzeug.wrappers import Response
 
 from .services import translate
+from .services.translate import DEFAULT_LANGUAGE, LANGUAGES, time_zone_names, valid_time_zone
 
-#: The languages we ship, by code, each named in itself (so anyone can find their own).
-LANGUAGES: dict[str, str] = {
-    "en": "English",
-    "de": "Deutsch",
-    "fr": "Français",
-    "es": "Español",
-    "nl": "Nederlands",
-}
-DEFAULT_LANGUAGE = "en"
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_COOKIE", "bp", "current_language", "init_app",
+           "time_zone_names", "use_event_language", "use_event_time_zone", "valid_time_zone"]
 LANGUAGE_COOKIE = "lang"
 _YEAR = 365 * 24 * 3600
 
 babel = Babel()
 bp = Blueprint("language", __name__)
-
-
-def valid_time_zone(name: str) -> bool:
-    """Whether ``name`` is an IANA time zone this machine knows, like ``Europe/Berlin``."""
-    if not name or name != name.strip():
-        return False
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
-
-
-def time_zone_names() -> list[str]:
-    """Every IANA zone name, sorted (the event form's list)."""
-    return sorted(available_timezones())
 
 
 def select_locale() -> str:

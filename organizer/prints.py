@@ -13,12 +13,14 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 from werkzeug.routing import BuildError
 
 from .db import get_session
-from .events import load_event
+from .events import load_event as _load_event
+from .i18n import use_event_language
 from .models import EDITIONS, Event
 from .printing import PrintingError, blank_scorepad, event_report, round_pack, score_sheet, standings_pdf
 from .printing.data import Paper
 from .services import prints as service
 from .services.errors import InputError
+from .services.translate import _
 
 bp = Blueprint("prints", __name__)
 
@@ -31,6 +33,13 @@ def slug(text: str) -> str:
     folded = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L"))
     ascii_text = folded.encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:60].strip("-") or "event"
+
+
+def load_event(event_id: int) -> Event:
+    """The event, and its language for everything printed: a pack speaks to the whole room (issue 14)."""
+    event = _load_event(event_id)
+    use_event_language(event)
+    return event
 
 
 def pdf_response(pdf: bytes, filename: str) -> Response:
@@ -46,7 +55,7 @@ def requested_paper() -> Paper:
     paper = str(request.args.get("paper") or current_app.config.get("PRINT_PAPER") or "a4").strip().lower()
     if paper not in PAPERS:
         # Cut short: the message travels in the session cookie.
-        raise service.NothingToPrint(f"unknown paper {paper[:20]!r}: expected a4 or letter.")
+        raise service.NothingToPrint(_("unknown paper %(paper)s: expected a4 or letter.", paper=repr(paper[:20])))
     return paper  # type: ignore[return-value]
 
 
@@ -55,7 +64,7 @@ def _deliver(make: Callable[[], bytes], filename: str, back_to: str) -> Any:
         pdf = make()
     except (InputError, PrintingError) as refused:
         message = refused.message if isinstance(refused, service.NothingToPrint) else str(refused)
-        flash(f"No PDF made: {message[:1].upper()}{message[1:]}", "error")
+        flash(_("No PDF made: %(reason)s", reason=message[:1].upper() + message[1:]), "error")
         return redirect(back_to)
     return pdf_response(pdf, filename)
 
@@ -113,7 +122,7 @@ def standings_download(event_id: int) -> Any:
         try:
             after = int(raw)
         except ValueError:
-            flash("No PDF made: choose the round after which to print the standings.", "error")
+            flash(_("No PDF made: choose the round after which to print the standings."), "error")
             return redirect(back)
     db = get_session()
     shown = after if after is not None else (service.played_rounds(db, event) or [0])[-1]
@@ -142,11 +151,11 @@ def _scorepad_form() -> tuple[dict[str, str], dict[str, str]]:
             "paper": request.args.get("paper") or str(current_app.config.get("PRINT_PAPER") or "a4")}
     errors: dict[str, str] = {}
     if form["players"] not in {str(n) for n in SCOREPAD_PLAYERS}:
-        errors["players"] = "A scorepad is for 2, 3 or 4 players."
+        errors["players"] = _("A scorepad is for 2, 3 or 4 players.")
     if form["edition"] not in EDITIONS:
-        errors["edition"] = "Choose the 2018 or the 2010 edition."
+        errors["edition"] = _("Choose the 2018 or the 2010 edition.")
     if form["paper"].lower() not in PAPERS:
-        errors["paper"] = "Choose A4 or US Letter."
+        errors["paper"] = _("Choose A4 or US Letter.")
     return form, errors
 
 

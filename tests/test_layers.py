@@ -18,7 +18,8 @@ NOT_THE_FRAMEWORK = ("werkzeug.security",)
 #: package -> (roots it must not import, organizer packages it may import besides itself)
 RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engine": (WEB + DATABASE + ("reportlab", "organizer"), ()),
-    "organizer.printing": (WEB + DATABASE, ()),
+    # the PDFs speak the reader's language through the framework-free translate module (issue 14)
+    "organizer.printing": (WEB + DATABASE, ("organizer.services.translate",)),
     "organizer.services": (WEB, ("organizer.models", "organizer.printing")),
 }
 

@@ -30,8 +30,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from ..services.translate import _
 from .fonts import BOLD, REGULAR, register_fonts, safe_text
-from .layout import INK, MARGIN, MUTED, PRODUCER, RULE, SHADE, fit_text, paper_size, split_lines
+from .layout import INK, MARGIN, MUTED, PRODUCER, RULE, SHADE, fit_lines, paper_size, split_lines
 from .paged import PagedTable
 
 PageDrawer = Callable[[Canvas, float, float], None]
@@ -78,22 +79,23 @@ def markup(fragments: list[tuple[str, str]], style: ParagraphStyle = CELL) -> Pa
 
 
 class CellText(Flowable):
-    """A table cell's text drawn straight on the canvas: one line, shrunk to fit the column,
-    then an optional small grey note wrapped below it (as ``markup`` would show them).
+    """A table cell's text drawn straight on the canvas: one line, shrunk a little to fit the
+    column, else two lines at a readable size (:func:`layout.fit_lines`), then an optional small
+    grey note wrapped below it (as ``markup`` would show them).
 
     A Paragraph parses markup and breaks lines each time a table measures or draws it; over the
     thousands of cells of a big event's lists that was most of their time."""
 
     def __init__(self, text: str, font: str = REGULAR, note: str | None = None, size: float = CELL.fontSize,
-                 leading: float = CELL.leading, min_size: float = 6.0) -> None:
+                 leading: float = CELL.leading, min_size: float = 7.5) -> None:
         super().__init__()
         self._text, self._font, self._note = text, font, note
         self._size, self._leading, self._min_size = size, leading, min_size
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        self._shown, self._used = fit_text(self._text, self._font, self._size, availWidth, self._min_size)
+        self._lines, self._used = fit_lines(self._text, self._font, self._size, availWidth, self._min_size)
         self._notes = split_lines(safe_text(self._note), REGULAR, NOTE_SIZE, availWidth) if self._note else ()
-        self.width, self.height = availWidth, self._leading * (1 + len(self._notes))
+        self.width, self.height = availWidth, self._leading * (len(self._lines) + len(self._notes))
         return self.width, self.height
 
     def draw(self) -> None:
@@ -101,7 +103,10 @@ class CellText(Flowable):
         baseline = self.height - ascent(self._font, self._used)
         canvas.setFillColor(INK)
         canvas.setFont(self._font, self._used)
-        canvas.drawString(0, baseline, self._shown)
+        for index, line in enumerate(self._lines):
+            if index:
+                baseline -= self._leading
+            canvas.drawString(0, baseline, line)
         if self._notes:
             canvas.setFillColor(MUTED)
             canvas.setFont(REGULAR, NOTE_SIZE)
@@ -198,7 +203,7 @@ def _numbered_canvas(footer: str) -> type[Canvas]:
                 self.setFillColor(MUTED)
                 self.setFont(REGULAR, 7.5)
                 self.drawString(MARGIN, 9 * mm, footer)
-                self.drawRightString(width - MARGIN, 9 * mm, f"page {number} of {total}")
+                self.drawRightString(width - MARGIN, 9 * mm, _("page %(number)d of %(total)d", number=number, total=total))
                 self.restoreState()
                 super().showPage()
             super().save()

@@ -129,6 +129,66 @@ def fit_text(text: str, font: str, size: float, width: float, min_size: float = 
     return text.rstrip() + "…", size
 
 
+@lru_cache(maxsize=16384)
+def fit_lines(text: str, font: str, size: float, width: float, min_size: float = 8.0,
+              max_lines: int = 2) -> tuple[tuple[str, ...], float]:
+    """A name as large as it fits: on one line while it can stay at three quarters of ``size``,
+    else wrapped onto up to ``max_lines`` lines (between words, or after a hyphen) at the largest
+    size that fits, never below ``min_size``. Only a name too long even for that loses its end,
+    to an ellipsis. ("Noah Müller-Lüdenscheid" prints whole on two lines, not cut or at 5 pt.)"""
+    text = safe_text(text)
+    one_line_floor = max(min_size, size * 0.75)
+    shrunk = size
+    while shrunk >= one_line_floor:
+        if stringWidth(text, font, shrunk) <= width:
+            return (text,), shrunk
+        shrunk -= 0.5
+    shrunk = size
+    while shrunk >= min_size:
+        lines = _wrap(text, font, shrunk, width)
+        if len(lines) <= max_lines and all(stringWidth(line, font, shrunk) <= width for line in lines):
+            return tuple(lines), shrunk
+        shrunk -= 0.5
+    lines = _wrap(text, font, min_size, width, max_lines)
+    last = fit_text(lines[-1], font, min_size, width, min_size)[0]
+    return (*lines[:-1], last), min_size
+
+
+def _wrap(text: str, font: str, size: float, width: float, max_lines: int = 0) -> list[str]:
+    """Greedy lines, breaking at spaces and after hyphens (a double-barrelled name keeps its hyphen);
+    with ``max_lines``, the last line takes all that is left."""
+    units: list[tuple[str, str]] = []
+    for index, word in enumerate(text.split()):
+        for part_index, part in enumerate(re.findall(r"[^-]+-*|-+", word)):
+            units.append((part, " " if index and not part_index else ""))
+    lines: list[str] = []
+    line = ""
+    for part, joiner in units:
+        candidate = line + joiner + part if line else part
+        if line and stringWidth(candidate, font, size) > width and not (max_lines and len(lines) == max_lines - 1):
+            lines.append(line)
+            line = part
+        else:
+            line = candidate
+    return [*lines, line] if line else lines
+
+
+def draw_name(canvas: Canvas, x: float, middle: float, text: str, width: float, size: float,
+              bold: bool = True, min_size: float = 8.0, align: str = "left") -> None:
+    """``text`` fitted by :func:`fit_lines`, its lines centred vertically on ``middle``."""
+    font = BOLD if bold else REGULAR
+    lines, used = fit_lines(text, font, size, width, min_size)
+    leading = used * 1.12
+    baseline = middle + (len(lines) - 1) * leading / 2 - used * 0.35
+    canvas.setFont(font, used)
+    for line in lines:
+        if align == "center":
+            canvas.drawCentredString(x + width / 2, baseline, line)
+        else:
+            canvas.drawString(x, baseline, line)
+        baseline -= leading
+
+
 @lru_cache(maxsize=1024)
 def split_lines(text: str, font: str, size: float, width: float) -> tuple[str, ...]:
     """``text`` broken into lines of at most ``width``; cached, as the same notes are printed

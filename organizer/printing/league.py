@@ -8,13 +8,16 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
+from ..services.translate import N_, _, ngettext
 from .data import Number, Paper
 from .documents import HEADING, NOTE, SUBTITLE, TITLE, Story, build, long_list, para
 from .errors import PrintingError
 from .fonts import BOLD, safe_text
-from .layout import MARGIN, fit_text, format_number, paper_size
+from .layout import MARGIN, fit_lines, format_number, paper_size
 
 LEAGUE_HEADER = ["#", "Player", "Points", "Events", "Counted", "Game pts", "Species"]
+HEADINGS = {"Player": N_("Player"), "Points": N_("Points"), "Events": N_("Events"), "Counted": N_("Counted"),
+            "Game pts": N_("Game pts"), "Species": N_("Species")}
 
 
 @dataclass(frozen=True)
@@ -66,22 +69,23 @@ def _table(rows: tuple[LeagueLine, ...], usable: float) -> Any:
              "Species": 16 * mm}
     widths = [fixed.get(h, usable - sum(fixed.values())) for h in LEAGUE_HEADER]
     name_column = LEAGUE_HEADER.index("Player")
-    body: list[list[object]] = [list(LEAGUE_HEADER)]
+    body: list[list[object]] = [[_(HEADINGS[key]) if key in HEADINGS else key for key in LEAGUE_HEADER]]
     fitted: list[tuple[int, float]] = []
     # ranked players in rank order, then the unranked as they came (most events first)
     ordered = sorted((r for r in rows if r.rank is not None), key=lambda r: r.rank or 0) + \
         [r for r in rows if r.rank is None]
     for index, row in enumerate(ordered, start=1):
-        shown, size = fit_text(row.player, BOLD, 9.5, widths[name_column] - 6, min_size=6)
+        lines, size = fit_lines(row.player, BOLD, 9.5, widths[name_column] - 6, min_size=7.5)
         if size != 9.5:
             fitted.append((index, size))
-        body.append(["–" if row.rank is None else str(row.rank), shown, format_number(row.points),
+        body.append(["–" if row.rank is None else str(row.rank), "\n".join(lines), format_number(row.points),
                      str(row.attended), str(row.counted), str(row.game_points), str(row.species)])
     style: list[tuple[object, ...]] = [
         ("FONT", (name_column, 1), (name_column, -1), BOLD, 9.5),
         ("FONT", (2, 1), (2, -1), BOLD, 9.5),
     ]
     style += [("FONTSIZE", (name_column, index), (name_column, index), size) for index, size in fitted]
+    style += [("LEADING", (name_column, index), (name_column, index), size * 1.15) for index, size in fitted]
     return long_list(body, widths, numeric_columns=(0, 2, 3, 4, 5, 6), style=style)
 
 
@@ -92,18 +96,20 @@ def league_pdf(data: LeagueData) -> bytes:
     paper = data.paper.strip().lower()
     usable = paper_size(paper)[0] - 2 * MARGIN
     season = safe_text(data.season)
-    subtitle = " · ".join((f"{data.first_day} – {data.last_day}", f"{len(data.events)} events",
-                           f"{len(data.rows)} players"))
+    subtitle = " · ".join((f"{data.first_day} – {data.last_day}",
+                           ngettext("%(num)d event", "%(num)d events", len(data.events)),
+                           ngettext("%(num)d player", "%(num)d players", len(data.rows))))
+    title = _("%(season)s: league", season=season)
     story = Story()
-    story.flow(para(f"{season}: league", TITLE), para(subtitle, SUBTITLE),
-               para(f"Ranked by {safe_text(data.rule)}.", SUBTITLE), _table(data.rows, usable))
-    notes = ["Points: the rule's figure over the counted events. Ties are broken by game points, then species, "
-             "over the counted events; players still equal share the rank."]
+    story.flow(para(title, TITLE), para(subtitle, SUBTITLE),
+               para(_("Ranked by %(rule)s.", rule=safe_text(data.rule)), SUBTITLE), _table(data.rows, usable))
+    notes = [_("Points: the rule's figure over the counted events. Ties are broken by game points, then species, "
+               "over the counted events; players still equal share the rank.")]
     if any(row.rank is None for row in data.rows):
-        notes.append("–: fewer events than the rule asks for; not ranked.")
+        notes.append(_("–: fewer events than the rule asks for; not ranked."))
     story.flow(*(para(note, NOTE) for note in notes))
     if data.events:
-        story.flow(para("Events", HEADING),
-                   long_list([["Date", "Event"]] + [[day, safe_text(name)] for day, name in data.events],
+        story.flow(para(_("Events"), HEADING),
+                   long_list([[_("Date"), _("Event")]] + [[day, safe_text(name)] for day, name in data.events],
                              [30 * mm, usable - 30 * mm]))
-    return build(story, paper, f"{season}: league", f"{season} · league")
+    return build(story, paper, title, " · ".join((season, _("league"))))

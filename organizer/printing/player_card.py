@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 from reportlab.lib.units import mm
 
+from ..services.translate import _
 from .errors import PrintingError
 from .fonts import REGULAR, safe_text
-from .layout import INK, MARGIN, MUTED, RULE, check_url, draw_fitted, draw_qr, new_canvas, paper_size
+from .layout import INK, MARGIN, MUTED, RULE, check_url, draw_fitted, draw_name, draw_qr, new_canvas, paper_size
 
 CARDS_PER_PAGE = 4
 
@@ -27,7 +28,7 @@ def player_cards_pdf(event_name: str, cards: Sequence[PlayerCard], paper: str = 
     if not cards:
         raise PrintingError("no players to print a card for")
     paper_size(paper)  # refuses an unknown paper before anything is drawn
-    canvas, buffer, width, height = new_canvas(paper, f"{event_name}: player cards")
+    canvas, buffer, width, height = new_canvas(paper, _("%(event)s: player cards", event=event_name))
     card_w, card_h = (width - 2 * MARGIN) / 2, (height - 2 * MARGIN) / 2
     for index, card in enumerate(cards):
         url = check_url(card.url, f"card of {card.name}")
@@ -44,12 +45,12 @@ def player_cards_pdf(event_name: str, cards: Sequence[PlayerCard], paper: str = 
         canvas.setFillColor(MUTED)
         draw_fitted(canvas, x + 6 * mm, y + card_h - 12 * mm, event_name, inner, size=10)
         canvas.setFillColor(INK)
-        draw_fitted(canvas, x + 6 * mm, y + card_h - 22 * mm, card.name, inner, size=16, bold=True)
+        draw_name(canvas, x + 6 * mm, y + card_h - 24 * mm, card.name, inner, size=16, min_size=10)
         side = min(inner, card_h - 48 * mm)
         draw_qr(canvas, url, x + (card_w - side) / 2, y + 18 * mm, side)
         canvas.setFillColor(MUTED)
         canvas.setFont(REGULAR, 7)
-        canvas.drawCentredString(x + card_w / 2, y + 12 * mm, safe_text("Your table, your results, check-in: scan me"))
+        canvas.drawCentredString(x + card_w / 2, y + 12 * mm, safe_text(_("Your table, your results, check-in: scan me")))
         draw_fitted(canvas, x + 6 * mm, y + 6 * mm, url, inner, size=6.5)
     canvas.save()
     return buffer.getvalue()

@@ -12,6 +12,7 @@ from reportlab.platypus import Spacer
 from engine.cards import Edition, edition_species, species_count
 from engine.errors import CardError
 
+from ..services.translate import _, ngettext
 from .data import RoundPackData, SeatInfo, TableInfo
 from .documents import NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para, skip_footer
 from .errors import PrintingError
@@ -23,6 +24,7 @@ from .layout import (
     check_species,
     check_url,
     draw_fitted,
+    draw_name,
     draw_qr,
     paper_size,
     parse_edition,
@@ -104,8 +106,8 @@ def sort_key(name: str) -> tuple[str, str]:
 
 
 def seat_cell(seat: SeatInfo) -> CellText:
-    """A name on one line (shrunk to fit rather than wrapped, so it reads at a glance)."""
-    marks = [text for text, on in (("start player", seat.is_start), ("dealer", seat.is_dealer)) if on]
+    """A name on one line, or two when it is long (never cut or tiny), the start player and dealer below."""
+    marks = [text for text, on in ((_("start player"), seat.is_start), (_("dealer"), seat.is_dealer)) if on]
     return CellText(seat.player, BOLD, note=" · ".join(marks) or None)
 
 
@@ -130,22 +132,24 @@ def _draw_slip(canvas: Canvas, x: float, y: float, w: float, h: float, slip: Sli
     top = y + h - pad
     canvas.setFillColor(MUTED)
     draw_fitted(canvas, x + pad, top - 8, data.event, text_width, size=8)
-    draw_fitted(canvas, x + pad, top - 19, f"Round {data.round_number}", text_width, size=9)
+    draw_fitted(canvas, x + pad, top - 19, _("Round %(round)d", round=data.round_number), text_width, size=9)
     canvas.setFillColor(INK)
-    draw_fitted(canvas, x + pad, top - 35, f"Table {slip.table.number} · Seat {slip.seat.seat}", text_width,
-                size=13, bold=True)
-    draw_fitted(canvas, x + pad, top - 56, slip.seat.player, text_width, size=15, bold=True, min_size=7)
-    marks = [text for text, on in (("Start player", slip.seat.is_start), ("Dealer", slip.seat.is_dealer)) if on]
+    draw_fitted(canvas, x + pad, top - 35, _("Table %(table)d · Seat %(seat)d", table=slip.table.number,
+                                             seat=slip.seat.seat), text_width, size=13, bold=True)
+    # a long name on two lines at 10 pt or more, not one line at 7
+    draw_name(canvas, x + pad, top - 56, slip.seat.player, text_width, size=15, min_size=10)
+    marks = [text for text, on in ((_("Start player"), slip.seat.is_start), (_("Dealer"), slip.seat.is_dealer)) if on]
     if marks:
-        draw_fitted(canvas, x + pad, top - 70, " · ".join(marks), text_width, size=9)
+        draw_fitted(canvas, x + pad, top - 76, " · ".join(marks), text_width, size=9)
     canvas.setFillColor(MUTED)
     canvas.setFont(REGULAR, 7)
-    lines = split_lines("Scan to open your hand on your phone. This link is yours alone: do not share it.",
+    lines = split_lines(_("Scan to open your hand on your phone. This link is yours alone: do not share it."),
                         REGULAR, 7, text_width)
     for index, line in enumerate(lines):
         canvas.drawString(x + pad, y + pad + 6 + (len(lines) - 1 - index) * 8.5, line)
     canvas.setFont(REGULAR, 6.5)
-    canvas.drawRightString(x + w - pad, y + pad - 1, f"slip {slip.number} of {total} · pile {pile + 1}")
+    canvas.drawRightString(x + w - pad, y + pad - 1, _("slip %(number)d of %(total)d · pile %(pile)d",
+                                                       number=slip.number, total=total, pile=pile + 1))
     draw_qr(canvas, slip.seat.private_url or "", x + w - pad - qr, top - qr, qr)
 
 
@@ -184,10 +188,12 @@ def _draw_slip_page(canvas: Canvas, width: float, height: float, slots: list[int
     canvas.setFillColor(MUTED)
     canvas.setFont(REGULAR, 7)
     canvas.drawString(left + 3 * mm, height - 7 * mm,
-                      safe_text(f"Private-link slips · round {data.round_number} · sheet {page + 1} of {pages}"))
-    canvas.drawString(left + w + 3 * mm, height - 7 * mm, "Cut the whole stack on the marks.")
-    canvas.drawString(left + 3 * mm, 6 * mm, "Pile 1 on top of pile 2, on pile 3 ... gives slip order.")
-    canvas.drawString(left + w + 3 * mm, 6 * mm, safe_text(f"{data.event} · round {data.round_number}")[:60])
+                      safe_text(_("Private-link slips · round %(round)d · sheet %(sheet)d of %(sheets)d",
+                                  round=data.round_number, sheet=page + 1, sheets=pages)))
+    canvas.drawString(left + w + 3 * mm, height - 7 * mm, _("Cut the whole stack on the marks."))
+    canvas.drawString(left + 3 * mm, 6 * mm, _("Pile 1 on top of pile 2, on pile 3 ... gives slip order."))
+    canvas.drawString(left + w + 3 * mm, 6 * mm,
+                      safe_text(_("%(event)s · round %(round)d", event=data.event, round=data.round_number))[:60])
 
 
 def round_pack(data: RoundPackData) -> bytes:
@@ -196,31 +202,32 @@ def round_pack(data: RoundPackData) -> bytes:
     paper = data.paper.strip().lower()
     tables = sorted(data.tables, key=lambda t: t.number)
     story = Story()
-    round_title = f"{safe_text(data.event)} · round {data.round_number}"
-    subtitle = " · ".join(p for p in (data.subtitle, f"{len(tables)} tables",
-                                      f"{sum(len(t.seats) for t in tables)} players") if p)
+    round_title = _("%(event)s · round %(round)d", event=safe_text(data.event), round=data.round_number)
+    subtitle = " · ".join(p for p in (data.subtitle, ngettext("%(num)d table", "%(num)d tables", len(tables)),
+                                      ngettext("%(num)d player", "%(num)d players", sum(len(t.seats) for t in tables)))
+                          if p)
 
     # Seating by table
     widest = max(len(t.seats) for t in tables)
     usable = paper_size(paper)[0] - 2 * 15 * mm
     table_col = 16 * mm
     seat_col = (usable - table_col) / widest
-    rows: list[list[object]] = [list[object](["Table"] + [f"Seat {n}" for n in range(1, widest + 1)])]
+    rows: list[list[object]] = [list[object]([_("Table")] + [_("Seat %(seat)d", seat=n) for n in range(1, widest + 1)])]
     for table in tables:
         seats = sorted(table.seats, key=lambda s: s.seat)
-        label = CellText(str(table.number), BOLD, note="digital" if table.digital else None)
+        label = CellText(str(table.number), BOLD, note=_("digital") if table.digital else None)
         rows.append([label] + [seat_cell(s) for s in seats] + [""] * (widest - len(seats)))
-    story.flow(para(f"Seating: round {data.round_number}", TITLE),
+    story.flow(para(_("Seating: round %(round)d", round=data.round_number), TITLE),
                para(f"{safe_text(data.event)} · {subtitle}", SUBTITLE),
                long_list(rows, [table_col] + [seat_col] * widest),
-               para("Each table plays in seat order starting with the start player.", NOTE))
+               para(_("Each table plays in seat order starting with the start player."), NOTE))
 
     # Find your table: alphabetical, two columns per page
     everyone = sorted(((s.player, t.number, s.seat) for t in tables for s in t.seats), key=lambda r: sort_key(r[0]))
     column_width = (usable - 8 * mm) / 2
-    find_rows: list[list[object]] = [["Name", "Table", "Seat"]]
+    find_rows: list[list[object]] = [[_("Name"), _("Table"), _("Seat")]]
     find_rows += [[CellText(name), str(number), str(seat)] for name, number, seat in everyone]
-    story.flow(para("Find your table", TITLE), para(f"{round_title} · {subtitle}", SUBTITLE), Spacer(1, 2),
+    story.flow(para(_("Find your table"), TITLE), para(f"{round_title} · {subtitle}", SUBTITLE), Spacer(1, 2),
                long_list(find_rows, [column_width - 30 * mm, 16 * mm, 14 * mm], numeric_columns=(1, 2)),
                columns=True)
 
@@ -253,4 +260,4 @@ def round_pack(data: RoundPackData) -> bytes:
 
             story.page(draw_slips)
 
-    return build(story, paper, f"Round pack: {round_title}", f"Round pack · {round_title}")
+    return build(story, paper, _("Round pack: %(title)s", title=round_title), _("Round pack · %(title)s", title=round_title))

@@ -140,7 +140,7 @@ def sample_score_sheet(paper: str = "a4") -> ScoreSheetData:
     ]
     return ScoreSheetData(edition="2018", species_in_play=in_play, players=tuple(score_table(players, in_play)),
                           event="Spring Open 2026 — Café Łódź", round_number=3, table=4,
-                          source="scoring assistant", paper=paper)  # type: ignore[arg-type]
+                          source="from the scoring assistant", paper=paper)  # type: ignore[arg-type]
 
 
 def sample_standings(players: int = 40, after_round: int = 4, paper: str = "a4", seed: int = 3) -> StandingsData:

@@ -8,8 +8,9 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.cards import Edition, edition_species
+from engine.cards import Edition, edition_species, species_code
 
+from ..services.translate import _, species_name
 from .data import SeatInfo
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
@@ -21,8 +22,9 @@ from .layout import (
     RULE,
     SHADE,
     draw_fitted,
+    draw_name,
     draw_qr,
-    fit_text,
+    fit_lines,
     new_canvas,
     page_footer,
     paper_size,
@@ -30,6 +32,7 @@ from .layout import (
     species_hex,
     split_lines,
     swatch,
+    text_on,
 )
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -50,23 +53,23 @@ class ScorepadHeader:
 
 def tie_break_text(edition: Edition, game_format: str) -> str:
     if game_format == "solo":
-        return ("You win only if you scored points in at least as many species as Q and your total "
-                "is strictly higher than Q's; otherwise Q wins.")
+        return _("You win only if you scored points in at least as many species as Q and your total "
+                 "is strictly higher than Q's; otherwise Q wins.")
     if edition is Edition.E2010 and game_format == "standard":
-        return "Ties for the highest total are shared (2010 rules)."
-    return ("A tie for the highest total goes to the tied player with the most species in their "
-            "arboretum; a tie that remains is shared.")
+        return _("Ties for the highest total are shared (2010 rules).")
+    return _("A tie for the highest total goes to the tied player with the most species in their "
+             "arboretum; a tie that remains is shared.")
 
 
 def rules_reminder(game_format: str) -> str:
     if game_format == "draft":
-        return (
+        return _(
             "Right to score: the highest sum of that species in one's arboretum (ties all score). "
             "With the right, the best path scores 1 per card; +1 per card if 4+ cards all of the species; "
             "+1 if it starts with a 1; 2 FEWER if it ends with an 8. Without the right, any path of the "
             "species scores a flat 2. Planting every pick: +3."
         )
-    return (
+    return _(
         "Right to score: the highest sum of that species in hand (an 8 counts 0 if another player holds "
         "the 1; ties all score). Path: 2+ adjacent cards of rising value, first and last of the species. "
         "Points: 1 per card; +1 per card if 4+ cards all of the species; +1 if it starts with a 1; "
@@ -93,17 +96,20 @@ def draw_scorepad_page(
     title_width = width - 2 * MARGIN - (qr_size + 4 * mm if header else 0)
     canvas.setFillColor(INK)
     canvas.setFont(BOLD, 20)
-    canvas.drawString(MARGIN, top - 18, "Arboretum scorepad")
+    canvas.drawString(MARGIN, top - 18, _("Arboretum scorepad"))
     canvas.setFont(REGULAR, 10)
     canvas.setFillColor(MUTED)
-    kind = "draft (Wonders of the Arboretum)" if game_format == "draft" else "standard game"
-    canvas.drawString(MARGIN, top - 33, f"{edition.value} edition · {kind}")
+    if game_format == "draft":
+        kind = _("%(edition)s edition · draft (Wonders of the Arboretum)", edition=edition.value)
+    else:
+        kind = _("%(edition)s edition · standard game", edition=edition.value)
+    canvas.drawString(MARGIN, top - 33, kind)
     if header:
         canvas.setFillColor(INK)
         draw_fitted(canvas, MARGIN, top - 54, header.event, title_width, size=14, bold=True)
         canvas.setFont(BOLD, 22)
-        canvas.drawString(MARGIN, top - 80, f"Round {header.round_number}")
-        canvas.drawString(MARGIN + 62 * mm, top - 80, f"Table {header.table}")
+        canvas.drawString(MARGIN, top - 80, _("Round %(round)d", round=header.round_number))
+        canvas.drawString(MARGIN + 62 * mm, top - 80, _("Table %(table)d", table=header.table))
         canvas.setFillColor(MUTED)
         if header.subtitle:
             draw_fitted(canvas, MARGIN, top - 95, header.subtitle, title_width, size=9)
@@ -111,7 +117,7 @@ def draw_scorepad_page(
         draw_qr(canvas, header.result_url, qr_x, top - qr_size, qr_size)
         canvas.setFillColor(MUTED)
         canvas.setFont(REGULAR, 7)
-        canvas.drawCentredString(qr_x + qr_size / 2, top - qr_size - 8, "Scan to enter this table's result")
+        canvas.drawCentredString(qr_x + qr_size / 2, top - qr_size - 8, _("Scan to enter this table's result"))
         grid_top = top - qr_size - 18
     else:
         grid_top = top - 48
@@ -119,11 +125,11 @@ def draw_scorepad_page(
     # -- the grid ----------------------------------------------------------------------------
     rows: list[tuple[str, str | None, bool]] = [(name, species_hex(edition, name), False) for name in species]
     if game_format == "draft":
-        rows.append(("Planted every pick (+3)", None, False))
-    rows.append(("Total", None, True))
+        rows.append((_("Planted every pick (+3)"), None, False))
+    rows.append((_("Total"), None, True))
     if not (edition is Edition.E2010 and game_format == "standard"):
-        rows.append(("Species in arboretum (tie-break)", None, False))
-    rows.append(("Place", None, False))
+        rows.append((_("Species in arboretum (tie-break)"), None, False))
+    rows.append((_("Place"), None, False))
 
     footer_lines = split_lines(rules_reminder(game_format), REGULAR, 7.5, width - 2 * MARGIN)
     notes_height = 14 + 10.5 * len(footer_lines) + (12 if header is None or header.left_out else 0) + 24
@@ -135,8 +141,9 @@ def draw_scorepad_page(
     col_width = (width - 2 * MARGIN - label_width) / len(columns)
 
     y = grid_top - name_height
-    # One size for every name on the pad, so no player looks more important than another.
-    name_size = min((fit_text(s.player, BOLD, 13, col_width - 8, 7)[1] for s in columns if s), default=13.0)
+    # One size for every name on the pad, so no player looks more important than another; a long
+    # name takes two lines rather than shrinking out of sight.
+    name_size = min((fit_lines(s.player, BOLD, 13, col_width - 8, 8)[1] for s in columns if s), default=13.0)
     canvas.setStrokeColor(INK)
     canvas.setLineWidth(0.8)
     for index, seat in enumerate(columns):
@@ -145,13 +152,12 @@ def draw_scorepad_page(
         canvas.rect(x, y, col_width, name_height, stroke=1, fill=1)
         canvas.setFillColor(MUTED)
         canvas.setFont(REGULAR, 7.5)
-        seat_label = f"Seat {seat.seat}" if seat else f"Player {index + 1}"
+        seat_label = _("Seat %(seat)d", seat=seat.seat) if seat else _("Player %(number)d", number=index + 1)
         canvas.drawString(x + 4, y + name_height - 10, seat_label)
         if seat:
             canvas.setFillColor(INK)
-            draw_fitted(canvas, x + 4, y + name_height / 2 - 6, seat.player, col_width - 8, size=name_size,
-                        bold=True, min_size=7)
-            badges = [text for text, on in (("START", seat.is_start), ("DEALER", seat.is_dealer)) if on]
+            draw_name(canvas, x + 4, y + name_height / 2 - 4, seat.player, col_width - 8, size=name_size, min_size=8)
+            badges = [text for text, on in ((_("START"), seat.is_start), (_("DEALER"), seat.is_dealer)) if on]
             bx = x + col_width - 4
             for text in reversed(badges):
                 bw = canvas.stringWidth(text, BOLD, 6.5) + 6
@@ -168,7 +174,7 @@ def draw_scorepad_page(
             canvas.setStrokeColor(INK)
     canvas.setFillColor(MUTED)
     canvas.setFont(REGULAR, 8)
-    canvas.drawString(left, y + 6, "Species" if header else "Species (cross out those not in play)")
+    canvas.drawString(left, y + 6, _("Species") if header else _("Species (cross out those not in play)"))
 
     for label, hex_value, is_total in rows:
         y -= row_height
@@ -181,8 +187,14 @@ def draw_scorepad_page(
         text_x = left + 4
         if hex_value:
             swatch_size = min(row_height - 6, 9 * mm)
-            swatch(canvas, left + 4, y + (row_height - swatch_size) / 2, swatch_size, hex_value)
+            swatch_y = y + (row_height - swatch_size) / 2
+            swatch(canvas, left + 4, swatch_y, swatch_size, hex_value)
+            # the species code on its colour: a greyscale copy still tells the species apart (issue 13)
+            canvas.setFillColor(text_on(hex_value))
+            canvas.setFont(BOLD, swatch_size * 0.42)
+            canvas.drawCentredString(left + 4 + swatch_size / 2, swatch_y + swatch_size * 0.34, species_code(label))
             text_x += swatch_size + 6
+            label = species_name(label)
         canvas.setFillColor(INK)
         draw_fitted(canvas, text_x, y + row_height / 2 - 4, label, left + label_width - text_x - 4,
                     size=12 if is_total or hex_value else 9.5, bold=is_total or bool(hex_value))
@@ -192,11 +204,13 @@ def draw_scorepad_page(
     canvas.setFillColor(INK)
     canvas.setFont(REGULAR, 8.5)
     if header is None:
-        counts = ", ".join(f"{p} players {n}" for p, n in STANDARD_SPECIES_COUNT.items())
-        canvas.drawString(left, y, safe_text(f"Species in play in the standard game: {counts}."))
+        counts = ", ".join(_("%(players)d players %(species)d", players=p, species=n)
+                           for p, n in STANDARD_SPECIES_COUNT.items())
+        canvas.drawString(left, y, safe_text(_("Species in play in the standard game: %(counts)s.", counts=counts)))
         y -= 12
     elif header.left_out:
-        draw_fitted(canvas, left, y, "Set aside before dealing: " + ", ".join(header.left_out),
+        draw_fitted(canvas, left, y, _("Set aside before dealing: %(species)s",
+                                       species=", ".join(species_name(s) for s in header.left_out)),
                     width - 2 * MARGIN, size=8.5, bold=True)
         y -= 12
     canvas.setFont(REGULAR, 8.5)
@@ -218,10 +232,10 @@ def blank_scorepad(players: int, edition: str, paper: str) -> bytes:
     parsed = parse_edition(edition)
     paper_size(paper)
     paper_key = paper.strip().lower()
-    canvas, buffer, width, _ = new_canvas(paper_key, f"Arboretum scorepad, {players} players")
+    canvas, buffer, width, _height = new_canvas(paper_key, _("Arboretum scorepad, %(players)d players", players=players))
     draw_scorepad_page(canvas, paper_key, parsed, edition_species(parsed), players)
-    page_footer(canvas, width, f"Arboretum scorepad · {players} players · {parsed.value} edition · "
-                f"{PAPER_NAMES[paper_key]}", "")
+    page_footer(canvas, width, _("Arboretum scorepad · %(players)d players · %(edition)s edition · %(paper)s",
+                                 players=players, edition=parsed.value, paper=PAPER_NAMES[paper_key]), "")
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()

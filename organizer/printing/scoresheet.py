@@ -10,8 +10,9 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Spacer
 
-from engine.cards import Edition, edition_species
+from engine.cards import Edition, edition_species, species_code
 
+from ..services.translate import _, ordinal, species_name
 from .data import ExplanationLine, PlayerSheet, ScoreSheetData, SheetSpecies
 from .documents import CELL, CELL_BOLD, CELL_HEAD, HEADING, NOTE, SUBTITLE, TITLE, Story, build, list_table, markup, para
 from .errors import PrintingError
@@ -23,6 +24,7 @@ from .layout import (
     SHADE,
     check_species,
     draw_fitted,
+    draw_name,
     hex_color,
     paper_size,
     parse_edition,
@@ -34,11 +36,6 @@ from .scorepad import rules_reminder, tie_break_text
 
 MAX_CARD = 21 * mm
 HAND_CARD = 10 * mm
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def explain(lines: tuple[ExplanationLine, ...]) -> str:
@@ -80,7 +77,7 @@ def _check_player(player: PlayerSheet, in_play: tuple[str, ...]) -> None:
     missing = [s for s in in_play if s not in seen]
     if missing:
         raise PrintingError(f"{who}: no score given for {', '.join(missing)}")
-    added = sum(s.points for s in player.species) + sum(points for _, points in player.bonuses)
+    added = sum(s.points for s in player.species) + sum(points for _label, points in player.bonuses)
     if added != player.total:
         raise PrintingError(f"{who}: the species and bonuses add up to {added}, not to the total {player.total}")
     if isinstance(player.rank, bool) or not isinstance(player.rank, int) or player.rank < 1:
@@ -139,8 +136,11 @@ def draw_card(canvas: Canvas, x: float, y: float, size: float, species: str, val
     canvas.setFillColor(ink)
     canvas.setFont(BOLD, size * 0.34)
     canvas.drawString(x + size * 0.12, y + size - size * 0.42, str(value))
+    # the species code, so no one needs the colour to tell species apart (issue 13)
+    canvas.setFont(BOLD, size * 0.22)
+    canvas.drawRightString(x + size * 0.88, y + size - size * 0.36, species_code(species))
     if show_name:
-        draw_fitted(canvas, x + size * 0.1, y + size * 0.1, species, size * 0.8, size=size * 0.15,
+        draw_fitted(canvas, x + size * 0.1, y + size * 0.1, species_name(species), size * 0.8, size=size * 0.15,
                     align="center", min_size=3.5)
     canvas.restoreState()
 
@@ -196,23 +196,23 @@ def draw_arboretum(canvas: Canvas, player: PlayerSheet, edition: Edition, x: flo
 def _species_rows(player: PlayerSheet, edition: Edition, in_play: tuple[str, ...], standard: bool) -> list[list[object]]:
     by_species = {s.species: s for s in player.species}
     cards = {(x, y): (s, v) for x, y, s, v in player.arboretum}
-    header = ["", "Species"] + (["Hand"] if standard else []) + ["Right", "Path and points", "Points"]
+    header = ["", _("Species")] + ([_("Hand")] if standard else []) + [_("Right"), _("Path and points"), _("Points")]
     rows: list[list[object]] = [list[object](header)]
     for species in in_play:
         score = by_species[species]
-        path_text = " → ".join(f"{cards[c][0]} {cards[c][1]}" for c in score.path)
+        path_text = " → ".join(f"{species_name(cards[c][0])} {cards[c][1]}" for c in score.path)
         detail: list[tuple[str, str]] = []
         if path_text:
             detail += [("", path_text), ("br", "")]
         detail.append(("small", explain(score.explanation)))
-        row: list[object] = ["", markup([("b", species)], CELL)]
+        row: list[object] = ["", markup([("b", f"{species_code(species)} {species_name(species)}")], CELL)]
         if standard:
             row.append("" if score.hand_sum is None else str(score.hand_sum))
-        row += ["yes" if score.right else "no", markup(detail, CELL), str(score.points)]
+        row += [_("yes") if score.right else _("no"), markup(detail, CELL), str(score.points)]
         rows.append(row)
     for label, points in player.bonuses:
         rows.append(["", markup([("b", label)], CELL)] + ([""] if standard else []) + ["", "", str(points)])
-    rows.append(["", markup([("b", "Total")], CELL_BOLD)] + ([""] if standard else []) + ["", "", str(player.total)])
+    rows.append(["", markup([("b", _("Total"))], CELL_BOLD)] + ([""] if standard else []) + ["", "", str(player.total)])
     return rows
 
 
@@ -221,17 +221,17 @@ def _player_page(canvas: Canvas, width: float, height: float, data: ScoreSheetDa
     top = height - MARGIN
     usable = width - 2 * MARGIN
     canvas.setFillColor(MUTED)
-    context = " · ".join(p for p in (safe_text(data.event or ""), f"round {data.round_number}" if data.round_number else "",
-                                     f"table {data.table}" if data.table else "") if p)
-    draw_fitted(canvas, MARGIN, top - 8, context or "Score sheet", usable, size=9)
+    context = " · ".join(p for p in (safe_text(data.event or ""), _where(data)) if p)
+    draw_fitted(canvas, MARGIN, top - 8, context or _("Score sheet"), usable, size=9)
     canvas.setFillColor(INK)
-    draw_fitted(canvas, MARGIN, top - 30, player.name, usable - 60 * mm, size=20, bold=True, min_size=9)
+    draw_name(canvas, MARGIN, top - 26, player.name, usable - 60 * mm, size=20, min_size=11)
     canvas.setFont(BOLD, 20)
-    canvas.drawRightString(width - MARGIN, top - 30, f"{player.total} points")
+    canvas.drawRightString(width - MARGIN, top - 30, _("%(points)d points", points=player.total))
     canvas.setFont(REGULAR, 10)
-    place = f"{ordinal(player.rank)} place"
+    place = _("%(place)s place", place=ordinal(player.rank))
     if player.species_in_arboretum is not None:
-        place += f" · {player.species_in_arboretum} species in arboretum"
+        place = _("%(place)s place · %(count)d species in arboretum", place=ordinal(player.rank),
+                  count=player.species_in_arboretum)
     canvas.drawRightString(width - MARGIN, top - 44, place)
 
     standard = data.game_format != "draft"
@@ -246,13 +246,13 @@ def _player_page(canvas: Canvas, width: float, height: float, data: ScoreSheetDa
         if not score.right:
             style.append(("TEXTCOLOR", (2, row_index), (-1, row_index), MUTED))
     table.setStyle(style)
-    _, table_height = table.wrapOn(canvas, usable, height)
+    table_height = table.wrapOn(canvas, usable, height)[1]
     hand_block = HAND_CARD + 14 * mm if player.hand else 0
     box_top = top - 54
     paths = [s for s in player.species if s.path and s.points > 0]
     canvas.setFillColor(INK)
     canvas.setFont(BOLD, 9)
-    canvas.drawString(MARGIN, box_top, "Arboretum" + (" · paths scored drawn through the cards" if paths else ""))
+    canvas.drawString(MARGIN, box_top, _("Arboretum · paths scored drawn through the cards") if paths else _("Arboretum"))
     lowest = MARGIN + 6 * mm + table_height + hand_block + 6 * mm
     used = draw_arboretum(canvas, player, edition, MARGIN, lowest, usable, box_top - 8 - lowest, paths)
     cursor = box_top - 8 - used - 8 * mm
@@ -262,7 +262,7 @@ def _player_page(canvas: Canvas, width: float, height: float, data: ScoreSheetDa
         hand = sorted(player.hand, key=lambda card: (order.get(card[0], 99), card[1]))
         canvas.setFillColor(INK)
         canvas.setFont(BOLD, 9)
-        canvas.drawString(MARGIN, cursor, "Hand at the end")
+        canvas.drawString(MARGIN, cursor, _("Hand at the end"))
         cursor -= HAND_CARD + 4
         step = HAND_CARD + 1.5 * mm
         for index, (species, value) in enumerate(hand):
@@ -270,7 +270,8 @@ def _player_page(canvas: Canvas, width: float, height: float, data: ScoreSheetDa
                       species_hex(edition, species), show_name=False)
         canvas.setFillColor(MUTED)
         draw_fitted(canvas, MARGIN + len(hand) * step + 2 * mm, cursor + HAND_CARD / 2 - 3,
-                    ", ".join(f"{s} {v}" for s, v in hand), usable - len(hand) * step - 2 * mm, size=7.5, min_size=5)
+                    ", ".join(f"{species_code(s)} {species_name(s)} {v}" for s, v in hand),
+                    usable - len(hand) * step - 2 * mm, size=7.5, min_size=5)
         cursor -= 8 * mm
 
     table_y = cursor - table_height
@@ -289,14 +290,15 @@ def score_sheet(data: ScoreSheetData) -> bytes:
     edition, in_play = check_score_sheet(data)
     paper = data.paper.strip().lower()
     story = Story()
-    where = " · ".join(p for p in (f"round {data.round_number}" if data.round_number else "",
-                                   f"table {data.table}" if data.table else "") if p)
-    title = f"Score sheet{': ' + where if where else ''}"
-    details = [safe_text(data.event or ""), f"{edition.value} edition, {data.game_format} game",
-               f"from the {data.source}" if data.source else ""]
+    where = _where(data)
+    title = _("Score sheet: %(where)s", where=where) if where else _("Score sheet")
+    kinds = {"standard": _("%(edition)s edition, standard game"), "draft": _("%(edition)s edition, draft"),
+             "solo": _("%(edition)s edition, solo game")}
+    details = [safe_text(data.event or ""), kinds[data.game_format] % {"edition": edition.value}, data.source or ""]
     ranked = sorted(data.players, key=lambda p: (p.rank, -p.total))
     tie_column = edition is Edition.E2018 or data.game_format != "standard"
-    ranking: list[list[object]] = [list[object](["Place", "Player", "Points"] + (["Species (tie-break)"] if tie_column else []))]
+    ranking: list[list[object]] = [list[object]([_("Place"), _("Player"), _("Points")]
+                                                + ([_("Species (tie-break)")] if tie_column else []))]
     for player in ranked:
         ranking.append([ordinal(player.rank), para(player.name, CELL_BOLD), str(player.total)]
                        + ([("" if player.species_in_arboretum is None else str(player.species_in_arboretum))]
@@ -304,17 +306,17 @@ def score_sheet(data: ScoreSheetData) -> bytes:
     usable = paper_size(paper)[0] - 2 * MARGIN
     rank_widths = [18 * mm, usable - 18 * mm - 22 * mm - (36 * mm if tie_column else 0), 22 * mm]
     rank_widths += [36 * mm] if tie_column else []
-    matrix: list[list[object]] = [["", "Species"] + [para(p.name, CELL_HEAD) for p in data.players]]
+    matrix: list[list[object]] = [["", _("Species")] + [para(p.name, CELL_HEAD) for p in data.players]]
     for species in in_play:
-        row: list[object] = ["", species]
+        row: list[object] = ["", f"{species_code(species)} {species_name(species)}"]
         for player in data.players:
             score = next(s for s in player.species if s.species == species)
-            row.append(str(score.points) if score.right or score.points else "no right")
+            row.append(str(score.points) if score.right or score.points else _("no right"))
         matrix.append(row)
-    bonus_labels = sorted({label for p in data.players for label, _ in p.bonuses})
+    bonus_labels = sorted({label for p in data.players for label, _points in p.bonuses})
     for label in bonus_labels:
         matrix.append(list[object](["", label] + [str(sum(pts for lbl, pts in p.bonuses if lbl == label)) for p in data.players]))
-    matrix.append(list[object](["", "Total"] + [str(p.total) for p in data.players]))
+    matrix.append(list[object](["", _("Total")] + [str(p.total) for p in data.players]))
     first = 45 * mm
     matrix_table = list_table(matrix, [4 * mm, first] + [(usable - first - 4 * mm) / len(data.players)] * len(data.players),
                               numeric_columns=tuple(range(2, len(data.players) + 2)))
@@ -327,11 +329,11 @@ def score_sheet(data: ScoreSheetData) -> bytes:
     matrix_table.setStyle(matrix_style)
     story.flow(
         para(title, TITLE), para(" · ".join(d for d in details if d), SUBTITLE),
-        para("Ranking", HEADING), list_table(ranking, rank_widths, numeric_columns=(2, 3) if tie_column else (2,)),
+        para(_("Ranking"), HEADING), list_table(ranking, rank_widths, numeric_columns=(2, 3) if tie_column else (2,)),
         *([para(data.tie_note, NOTE)] if data.tie_note else []),
         para(tie_break_text(edition, data.game_format), NOTE),
-        para("Points per species", HEADING), matrix_table,
-        Spacer(1, 6), para("Species in play: " + ", ".join(in_play), NOTE),
+        para(_("Points per species"), HEADING), matrix_table,
+        Spacer(1, 6), para(_("Species in play: %(species)s", species=", ".join(species_name(s) for s in in_play)), NOTE),
         para(rules_reminder(data.game_format), NOTE),
     )
     for player in data.players:
@@ -339,5 +341,13 @@ def score_sheet(data: ScoreSheetData) -> bytes:
             _player_page(canvas, width, height, data, player, edition, in_play)
 
         story.page(draw)
-    footer = " · ".join(p for p in ("Score sheet", safe_text(data.event or ""), where) if p)
+    footer = " · ".join(p for p in (_("Score sheet"), safe_text(data.event or ""), where) if p)
     return build(story, paper, title, footer)
+
+
+def _where(data: ScoreSheetData) -> str:
+    if data.round_number and data.table:
+        return _("round %(round)d · table %(table)d", round=data.round_number, table=data.table)
+    if data.round_number:
+        return _("round %(round)d", round=data.round_number)
+    return _("table %(table)d", table=data.table) if data.table else ""

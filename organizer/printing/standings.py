@@ -7,13 +7,22 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Spacer
 
+from ..services.translate import N_, _, ngettext
 from .data import EventReportData, ReportRound, StandingsData, StandingsLine
 from .documents import HEADING, NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para
 from .errors import PrintingError
 from .fonts import BOLD, REGULAR, safe_text
-from .layout import INK, MARGIN, fit_text, format_number, paper_size, parse_edition
+from .layout import INK, MARGIN, fit_lines, format_number, paper_size, parse_edition
 
 STANDING_HEADER = ["#", "Player", "Club", "Games", "TP", "Game pts", "Opp. TP", "Species"]
+#: The column headings as printed (STANDING_HEADER's names are the code's keys).
+HEADINGS = {"#": "#", "Player": N_("Player"), "Club": N_("Club"), "Games": N_("Games"), "TP": N_("TP"),
+            "Game pts": N_("Game pts"), "Opp. TP": N_("Opp. TP"), "Species": N_("Species"), "Table": N_("Table"),
+            "Seat": N_("Seat"), "Points": N_("Points"), "Place": N_("Place")}
+
+
+def headings(keys: list[str]) -> list[object]:
+    return [_(HEADINGS[key]) if key != "#" else "#" for key in keys]
 
 
 def _check_rows(rows: tuple[StandingsLine, ...], what: str) -> None:
@@ -41,22 +50,22 @@ def standings_table(rows: tuple[StandingsLine, ...], usable: float) -> Any:
     flexible = usable - sum(fixed[h] for h in header if h in fixed)
     widths = [fixed.get(h, flexible * (0.62 if has_clubs and h == "Player" else 0.38 if h == "Club" else 1.0))
               for h in header]
-    body: list[list[object]] = [list(header)]
-    # Plain strings, shrunk to fit where needed, rather than paragraphs: a name never wraps, and
-    # 500 rows draw in a fraction of the time (paragraph parsing was most of it).
+    body: list[list[object]] = [headings(header)]
+    # Plain strings (a long name on two lines, never cut or tiny) rather than paragraphs: 500
+    # rows draw in a fraction of the time (paragraph parsing was most of it).
     name_column = header.index("Player")
     fitted: list[tuple[int, int, float]] = []
     for index, row in enumerate(sorted(rows, key=lambda r: r.rank), start=1):
-        name = f"{row.player}  (dropped)" if row.dropped else row.player
-        shown, size = fit_text(name, BOLD, 9.5, widths[name_column] - 6, min_size=6)
+        name = _("%(player)s (dropped)", player=row.player) if row.dropped else row.player
+        lines, size = fit_lines(name, BOLD, 9.5, widths[name_column] - 6, min_size=7.5)
         if size != 9.5:
             fitted.append((name_column, index, size))
-        cells: list[object] = [str(row.rank), shown]
+        cells: list[object] = [str(row.rank), "\n".join(lines)]
         if has_clubs:
-            club, club_size = fit_text(row.club or "", REGULAR, 9.5, widths[name_column + 1] - 6, min_size=6)
+            club_lines, club_size = fit_lines(row.club or "", REGULAR, 9.5, widths[name_column + 1] - 6, min_size=7.5)
             if club_size != 9.5:
                 fitted.append((name_column + 1, index, club_size))
-            cells.append(club)
+            cells.append("\n".join(club_lines))
         cells += [str(row.games), format_number(row.tournament_points), str(row.game_points),
                   format_number(row.opponents_average), str(row.species_count)]
         body.append(cells)
@@ -66,6 +75,7 @@ def standings_table(rows: tuple[StandingsLine, ...], usable: float) -> Any:
         ("FONT", (name_column, 1), (name_column, -1), BOLD, 9.5),
     ]
     style += [("FONTSIZE", (column, index), (column, index), size) for column, index, size in fitted]
+    style += [("LEADING", (column, index), (column, index), size * 1.15) for column, index, size in fitted]
     return long_list(body, widths, numeric_columns=numeric, style=style)
 
 
@@ -77,15 +87,16 @@ def standings_pdf(data: StandingsData) -> bytes:
     _check_rows(data.rows, "standings")
     paper = data.paper.strip().lower()
     usable = paper_size(paper)[0] - 2 * MARGIN
-    when = f"after round {data.after_round}" if data.after_round else "before the first round"
-    title = f"Standings {when}"
-    subtitle = " · ".join(p for p in (safe_text(data.event), data.subtitle, f"{len(data.rows)} players") if p)
+    title = (_("Standings after round %(number)d", number=data.after_round) if data.after_round
+             else _("Standings before the first round"))
+    players = ngettext("%(num)d player", "%(num)d players", len(data.rows))
+    subtitle = " · ".join(p for p in (safe_text(data.event), data.subtitle, players) if p)
     story = Story()
     story.flow(
         para(title, TITLE), para(subtitle, SUBTITLE), standings_table(data.rows, usable),
-        para("TP: tournament points (opponents beaten at the table divided by the opponents there, a tie "
-             "counting half). Opp. TP: the opponents' average tournament points. Ties are broken by "
-             + ", then ".join(data.tie_breaks) + ".", NOTE),
+        para(_("TP: tournament points (opponents beaten at the table divided by the opponents there, a tie "
+               "counting half). Opp. TP: the opponents' average tournament points.") + " "
+             + _("Ties are broken by %(tie_breaks)s.", tie_breaks=_(", then ").join(data.tie_breaks)), NOTE),
     )
     return build(story, paper, f"{safe_text(data.event)}: {title}", f"{safe_text(data.event)} · {title}")
 
@@ -115,7 +126,7 @@ def _round_table(round_: ReportRound, usable: float) -> Any:
     header = ["Table", "Seat", "Player", "Points", "Species", "Place", "TP"]
     widths = [25 * mm, 12 * mm, 0.0, 16 * mm, 17 * mm, 14 * mm, 14 * mm]
     widths[2] = usable - sum(widths)
-    body: list[list[object]] = [list[object](header)]
+    body: list[list[object]] = [headings(header)]
     style: list[tuple[object, ...]] = []
     groups: list[int] = []
     for table in sorted(round_.tables, key=lambda t: t.number):
@@ -145,17 +156,21 @@ def event_report(data: EventReportData) -> bytes:
     edition = parse_edition(data.edition)
     rounds = sorted(data.rounds, key=lambda r: r.number)
     tables = sum(len(r.tables) for r in rounds)
-    subtitle = " · ".join(p for p in (data.date, f"{edition.value} edition", f"{len(data.final_standings)} players",
-                                      f"{len(rounds)} rounds", f"{tables} tables played") if p)
+    subtitle = " · ".join(p for p in (
+        data.date, _("%(edition)s edition", edition=edition.value),
+        ngettext("%(num)d player", "%(num)d players", len(data.final_standings)),
+        ngettext("%(num)d round", "%(num)d rounds", len(rounds)),
+        ngettext("%(num)d table played", "%(num)d tables played", tables)) if p)
+    title = _("%(event)s: event report", event=safe_text(data.event))
     story = Story()
     story.flow(
-        para(f"{safe_text(data.event)}: event report", TITLE), para(subtitle, SUBTITLE),
-        para("Final standings", HEADING), standings_table(data.final_standings, usable),
-        para("Ties are broken by " + ", then ".join(data.tie_breaks) + ".", NOTE),
+        para(title, TITLE), para(subtitle, SUBTITLE),
+        para(_("Final standings"), HEADING), standings_table(data.final_standings, usable),
+        para(_("Ties are broken by %(tie_breaks)s.", tie_breaks=_(", then ").join(data.tie_breaks)), NOTE),
     )
     for round_ in rounds:
-        kind = "draft" if round_.game_format == "draft" else "standard game"
-        story.flow(CondPageBreak(60 * mm), Spacer(1, 4),
-                   para(f"Round {round_.number} · {kind} · {len(round_.tables)} tables", HEADING),
-                   _round_table(round_, usable))
-    return build(story, paper, f"{safe_text(data.event)}: event report", f"{safe_text(data.event)} · event report")
+        kind = _("draft") if round_.game_format == "draft" else _("standard game")
+        heading = ngettext("Round %(round)d · %(kind)s · %(num)d table", "Round %(round)d · %(kind)s · %(num)d tables",
+                           len(round_.tables), round=round_.number, kind=kind)
+        story.flow(CondPageBreak(60 * mm), Spacer(1, 4), para(heading, HEADING), _round_table(round_, usable))
+    return build(story, paper, title, " · ".join((safe_text(data.event), _("event report"))))

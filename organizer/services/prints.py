@@ -19,7 +19,7 @@ from engine import Edition
 from engine.cards import editions_of
 from engine.case import ScoreCase, parse_case
 from engine.errors import ArboretumError
-from engine.scoring import PlayerScore, TableScore
+from engine.scoring import PlayerScore, SpeciesScore, TableScore
 
 from ..models import PLAYED_STATUSES, EntryMode, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus
 from ..printing.data import (
@@ -45,6 +45,7 @@ from .event_standings import _table_results, seat_player_id
 from .rounds import SeatedPlayer, TableSeating, event_rounds, get_round, tables_of
 from .rules import rules_break_ties_by_species, species_tiebreak
 from .standings_schemes import SCHEMES, SeatResult, TableResult, beats
+from .translate import N_, _, format_date, ngettext, species_name
 
 #: (round number, table number) -> the absolute URL of that table's result-entry page
 TableUrl = Callable[[int, int], str]
@@ -53,9 +54,13 @@ SeatUrl = Callable[[str], str]
 
 #: How each entry mode is named on paper.
 ENTRY_MODE_LABELS: dict[str, str] = {
-    EntryMode.TOTALS: "totals", EntryMode.SCOREPAD: "scorepad", EntryMode.ASSISTANT: "scoring assistant",
-    EntryMode.DIGITAL: "digital game",
+    EntryMode.TOTALS: N_("totals"), EntryMode.SCOREPAD: N_("scorepad"), EntryMode.ASSISTANT: N_("scoring assistant"),
+    EntryMode.DIGITAL: N_("digital game"),
 }
+
+
+def entry_mode_label(mode: str) -> str:
+    return _(ENTRY_MODE_LABELS[mode]) if mode in ENTRY_MODE_LABELS else mode
 #: Results whose arboretums were recorded, so a score sheet can draw them.
 MODES_WITH_ARBORETUMS = (EntryMode.ASSISTANT, EntryMode.DIGITAL)
 PLAYED = PLAYED_STATUSES
@@ -70,14 +75,16 @@ class NothingToPrint(InputError):
 
 
 def long_date(day: Date) -> str:
-    return f"{day.day} {day:%B %Y}"
+    """"18 April 2026", "18. April 2026", "18 avril 2026": in the reader's language."""
+    return format_date(day, "long")
 
 
 def _round(session: Session, event: Event, number: int) -> Round:
     assert event.id is not None
     rnd = get_round(session, event.id, number)
     if rnd is None:
-        raise NothingToPrint(f"Round {number} has no seating yet: seat the players and publish the round first.")
+        raise NothingToPrint(_("Round %(round)d has no seating yet: seat the players and publish the round first.",
+                               round=number))
     return rnd
 
 
@@ -97,7 +104,7 @@ def _seat_name(seat_view: SeatedPlayer, table_number: int) -> str:
     if seat_view.player is not None:
         return seat_view.player.name
     # A bot in an empty seat (live tables): named so the seating still reads.
-    return f"Bot (table {table_number}, seat {seat_view.seat.position + 1})"
+    return _("Bot (table %(table)d, seat %(seat)d)", table=table_number, seat=seat_view.seat.position + 1)
 
 
 # -- round pack ----------------------------------------------------------------------------------
@@ -110,10 +117,11 @@ def round_pack_data(session: Session, event: Event, round_number: int, table_url
     assert rnd.id is not None
     views = tables_of(session, rnd.id)
     if not views:
-        raise NothingToPrint(f"Round {round_number} has no seating yet: seat the players and publish the round first.")
+        raise NothingToPrint(_("Round %(round)d has no seating yet: seat the players and publish the round first.",
+                               round=round_number))
     if rnd.status == RoundStatus.PROPOSED:
-        raise NothingToPrint(f"Round {round_number} is only proposed: publish it first, so the printed "
-                             "seating is the one played.")
+        raise NothingToPrint(_("Round %(round)d is only proposed: publish it first, so the printed seating is the "
+                               "one played.", round=round_number))
     # A draft has no start player or dealer: everyone picks at once.
     marks = rnd.format != RoundFormat.DRAFT
     tables = []
@@ -140,7 +148,7 @@ def _table(session: Session, event: Event, round_number: int, table_number: int)
     assert rnd.id is not None
     view = next((v for v in tables_of(session, rnd.id) if v.table.number == table_number), None)
     if view is None:
-        raise NothingToPrint(f"Round {round_number} has no table {table_number}.")
+        raise NothingToPrint(_("Round %(round)d has no table %(table)d.", round=round_number, table=table_number))
     return rnd, view
 
 
@@ -153,19 +161,44 @@ def _edition_of(case: ScoreCase, event: Event) -> str:
     return event.edition if Edition(event.edition) in fitting or not fitting else fitting[0].value
 
 
+def _explain(score: SpeciesScore) -> list[ExplanationLine]:
+    """The engine's breakdown of a species' points (``SpeciesScore.explain``), in the reader's language."""
+    path = score.path
+    if path is None or score.points == 0 and not score.right:
+        return []
+    if score.flat:
+        return [(_("a path without the right to score"), score.points)]
+    length = len(path.cells)
+    lines: list[ExplanationLine] = [(ngettext("%(num)d card", "%(num)d cards", length), path.card_points)]
+    if path.same_species_bonus:
+        lines.append((_("%(count)d cards all %(species)s", count=length, species=species_name(path.species)),
+                      path.same_species_bonus))
+    if path.one_bonus:
+        lines.append((_("starts with a 1"), path.one_bonus))
+    if path.eight_bonus > 0:
+        lines.append((_("ends with an 8"), path.eight_bonus))
+    elif path.eight_bonus < 0:
+        lines.append((_("ends with an 8 (draft penalty)"), path.eight_bonus))
+    if score.points != path.points:  # the draft's floor at 0
+        lines.append((_("a species never scores below 0"), score.points - path.points))
+    return lines
+
+
 def _species_lines(case: ScoreCase, outcome: TableScore, index: int, species: str) -> tuple[ExplanationLine, ...]:
     score = outcome.players[index].species[species]
-    lines: list[ExplanationLine] = list(score.explain())
+    lines = _explain(score)
     if lines:
         return tuple(lines)
     if score.right:
-        return ("right, but no path",)
+        return (_("right, but no path"),)
     claims = [p.species[species].claim for p in outcome.players]
     best = max(claims)
-    holders = [outcome.players[i].name for i, claim in enumerate(claims) if claim == best]
-    held = "in the arboretum" if case.rules == "draft" else "in hand"
-    return (f"no right: {' and '.join(holders)} {'has' if len(holders) == 1 else 'have'} {best} {held} "
-            f"against {claims[index]}",)
+    holders = _(" and ").join(outcome.players[i].name for i, claim in enumerate(claims) if claim == best)
+    if case.rules == "draft":
+        return (_("no right: %(holders)s hold %(best)d in the arboretum against %(mine)d", holders=holders, best=best,
+                  mine=claims[index]),)
+    return (_("no right: %(holders)s hold %(best)d in hand against %(mine)d", holders=holders, best=best,
+              mine=claims[index]),)
 
 
 def _player_sheet(case: ScoreCase, outcome: TableScore, index: int) -> PlayerSheet:
@@ -184,7 +217,7 @@ def _player_sheet(case: ScoreCase, outcome: TableScore, index: int) -> PlayerShe
         species=species, total=player.total,
         rank=outcome.ranks[index] if outcome.ranks else 1 + sum(p.total > player.total for p in outcome.players),
         hand=tuple((card.species, card.value) for card in seat.hand),
-        bonuses=(("every pick planted", player.bonus),) if player.bonus else (),
+        bonuses=((_("every pick planted"), player.bonus),) if player.bonus else (),
         species_in_arboretum=player.species_in_arboretum,
     )
 
@@ -194,12 +227,12 @@ def _tie_note(outcome: TableScore, species_breaks_ties: bool) -> str | None:
     tied = [p for p in outcome.players if p.total == best]
     if len(tied) < 2:
         return None
-    names = " and ".join(p.name for p in tied)
+    names = _(" and ").join(p.name for p in tied)
     if not species_breaks_ties or len(outcome.winners) > 1:
-        return f"{names} tie on {best} points and share the win."
+        return _("%(names)s tie on %(points)d points and share the win.", names=names, points=best)
     winner = outcome.players[outcome.winners[0]]
-    return (f"{names} tie on {best} points; {winner.name} wins with {winner.species_in_arboretum} species "
-            "in the arboretum.")
+    return _("%(names)s tie on %(points)d points; %(winner)s wins with %(species)d species in the arboretum.",
+             names=names, points=best, winner=winner.name, species=winner.species_in_arboretum)
 
 
 def score_sheet_data(session: Session, event: Event, round_number: int, table_number: int,
@@ -208,21 +241,23 @@ def score_sheet_data(session: Session, event: Event, round_number: int, table_nu
     stored score case (so the sheet shows the engine's paths, not figures typed by hand)."""
     rnd, view = _table(session, event, round_number, table_number)
     result = view.result
-    where = f"Table {table_number} of round {round_number}"
+    where = {"round": round_number, "table": table_number}
     if result is None:
-        raise NothingToPrint(f"{where} has no result yet: a score sheet is printed once the game is scored.")
+        raise NothingToPrint(_("Table %(table)d of round %(round)d has no result yet: a score sheet is printed once "
+                               "the game is scored.", **where))
     if result.score_case is None or result.entry_mode not in MODES_WITH_ARBORETUMS:
-        mode = ENTRY_MODE_LABELS.get(result.entry_mode, result.entry_mode)
-        raise NothingToPrint(f"{where} was entered as {mode}, which records no arboretums. Only scoring-assistant "
-                             "and digital results have arboretums to draw on a score sheet.")
+        raise NothingToPrint(_("Table %(table)d of round %(round)d was entered as %(mode)s, which records no "
+                               "arboretums. Only scoring-assistant and digital results have arboretums to draw on a "
+                               "score sheet.", mode=entry_mode_label(result.entry_mode), **where))
     try:
         case = parse_case(result.score_case)
         outcome = case.score()
     except ArboretumError as error:
-        raise NothingToPrint(f"{where}: the stored score case cannot be scored ({error}).") from None
-    source = ENTRY_MODE_LABELS[result.entry_mode]
+        raise NothingToPrint(_("Table %(table)d of round %(round)d: the stored score case cannot be scored "
+                               "(%(error)s).", error=str(error), **where)) from None
+    source = _("from the %(mode)s", mode=entry_mode_label(result.entry_mode))
     if result.status != ResultStatus.CONFIRMED:
-        source += f" · {result.status}, not confirmed"
+        source = _("from the %(mode)s · not confirmed", mode=entry_mode_label(result.entry_mode))
     game_format = {"draft": "draft", "solo": "solo"}.get(case.rules, "standard")
     return ScoreSheetData(
         edition=_edition_of(case, event), species_in_play=case.species,
@@ -243,7 +278,7 @@ def played_rounds(session: Session, event: Event) -> list[int]:
 
 def _tie_break_words(event: Event) -> tuple[str, ...]:
     order = event.tiebreak_order or list(standings_service.DEFAULT_TIEBREAKS)
-    return tuple(event_service.TIEBREAKS.get(key, key).lower() for key in order)
+    return tuple(_(str(event_service.TIEBREAKS.get(key, key))).lower() for key in order)
 
 
 def _standing_rows(session: Session, event: Event, after_round: int) -> tuple[list[StandingsLine], int]:
@@ -282,20 +317,19 @@ def standings_data(session: Session, event: Event, after_round: int | None = Non
     """The standings as they stood after ``after_round`` (default: the latest round played)."""
     rounds = played_rounds(session, event)
     if not rounds:
-        raise NothingToPrint("No round has been published yet: standings can be printed after round 1.")
+        raise NothingToPrint(_("No round has been published yet: standings can be printed after round 1."))
     if after_round is None:
         after_round = rounds[-1]
     if after_round not in rounds:
-        listed = ", ".join(map(str, rounds))
-        raise NothingToPrint(f"Round {after_round} has not been played: standings can be printed after round "
-                             f"{listed}.")
+        raise NothingToPrint(_("Round %(round)d has not been played: standings can be printed after round %(rounds)s.",
+                               round=after_round, rounds=", ".join(map(str, rounds))))
     rows, provisional = _standing_rows(session, event, after_round)
     if not rows:
-        raise NothingToPrint("There are no players to list in the standings yet.")
+        raise NothingToPrint(_("There are no players to list in the standings yet."))
     subtitle = long_date(event.date)
     if provisional:
-        subtitle += (f" · provisional: {provisional} table{'s' if provisional != 1 else ''} without a confirmed "
-                     "result")
+        subtitle += " · " + ngettext("provisional: %(num)d table without a confirmed result",
+                                     "provisional: %(num)d tables without a confirmed result", provisional)
     return StandingsData(event=event.name, after_round=after_round, rows=tuple(rows),
                          tie_breaks=_tie_break_words(event), paper=paper, subtitle=subtitle)
 
@@ -327,26 +361,27 @@ def event_report_data(session: Session, event: Event, paper: Paper = "a4") -> Ev
     assert event.id is not None
     rounds = [r for r in event_rounds(session, event.id) if r.status in PLAYED]
     if not rounds:
-        raise NothingToPrint("No round has been published yet: the event report lists the rounds played.")
+        raise NothingToPrint(_("No round has been published yet: the event report lists the rounds played."))
     report_rounds = []
     for rnd in rounds:
         assert rnd.id is not None
         tables = []
         for view in tables_of(session, rnd.id):
             result = view.result
-            where = f"Round {rnd.number}, table {view.table.number}"
+            where = {"round": rnd.number, "table": view.table.number}
             if result is None:
-                raise NothingToPrint(f"{where} has no result yet: enter it before printing the event report "
-                                     "(the standings can be printed at any time).")
+                raise NothingToPrint(_("Round %(round)d, table %(table)d has no result yet: enter it before printing "
+                                       "the event report (the standings can be printed at any time).", **where))
             if result.status == ResultStatus.DISPUTED:
-                raise NothingToPrint(f"{where}: the result is disputed; settle it before printing the event report.")
-            mode = ENTRY_MODE_LABELS.get(result.entry_mode, result.entry_mode)
+                raise NothingToPrint(_("Round %(round)d, table %(table)d: the result is disputed; settle it before "
+                                       "printing the event report.", **where))
+            mode = entry_mode_label(result.entry_mode)
             if result.status != ResultStatus.CONFIRMED:
-                mode += " (not confirmed)"
+                mode = _("%(mode)s (not confirmed)", mode=mode)
             tables.append(ReportTable(number=view.table.number, seats=_report_seats(event, rnd, view, result),
                                       entry_mode=mode))
         report_rounds.append(ReportRound(number=rnd.number, tables=tuple(tables), game_format=rnd.format))
-    final, _ = _standing_rows(session, event, rounds[-1].number)
+    final, _provisional = _standing_rows(session, event, rounds[-1].number)
     return EventReportData(event=event.name, edition=event.edition, rounds=tuple(report_rounds),
                            final_standings=tuple(final), date=long_date(event.date),
                            tie_breaks=_tie_break_words(event), paper=paper)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, date, datetime, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel import Locale, dates, numbers
 from babel.support import LazyProxy
@@ -29,6 +30,33 @@ from engine.errors import (
     PlacementError,
     StaleActionError,
 )
+
+#: The languages we ship, by code, each named in itself (so anyone can find their own).
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "nl": "Nederlands",
+}
+DEFAULT_LANGUAGE = "en"
+
+
+def valid_time_zone(name: str) -> bool:
+    """Whether ``name`` is an IANA time zone this machine knows, like ``Europe/Berlin``."""
+    if not name or name != name.strip():
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def time_zone_names() -> list[str]:
+    """Every IANA zone name, sorted (the event form's list)."""
+    return sorted(available_timezones())
+
 
 Gettext = Callable[..., str]
 Ngettext = Callable[..., str]
@@ -82,6 +110,21 @@ def format_time(moment: datetime, format: str = "short") -> str:
 
 def format_date(day: date, format: str = "medium") -> str:
     return dates.format_date(day, format, locale=current_locale())
+
+
+def ordinal(number: int) -> str:
+    """A place as people of the current language write it: 1st, 1., 1er, 1.º, 1e."""
+    language = current_locale().language
+    if language == "de":
+        return f"{number}."
+    if language == "fr":
+        return "1er" if number == 1 else f"{number}e"
+    if language == "es":
+        return f"{number}.º"
+    if language == "nl":
+        return f"{number}e"
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def format_number(number: int | float) -> str:

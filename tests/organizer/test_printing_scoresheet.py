@@ -85,7 +85,7 @@ def _crabapple_sheet() -> ScoreSheetData:
     other = PlayerSheet("Ana", ((0, 0, "Cassia", 1), (0, 1, "Cassia", 3)),
                         tuple(SheetSpecies(s, s == "Cassia", 3 if s == "Cassia" else 0,
                                            ((0, 0), (0, 1)) if s == "Cassia" else ()) for s in in_play), 3, 2)
-    return ScoreSheetData(edition="2010", species_in_play=in_play, game_format="standard", source="digital game",
+    return ScoreSheetData(edition="2010", species_in_play=in_play, game_format="standard", source="from the digital game",
                           players=(PlayerSheet("Łukasz", cards, scores, path.points, 1), other))
 
 
