@@ -6,19 +6,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, abort, g, request, url_for
+from flask import Blueprint, Response, abort, flash, g, request, url_for
 
 from engine import Edition, edition_species
-from engine.cards import species_colour
+from engine.cards import species_code, species_colour
 
 from .db import get_session
 from .events import load_event
 from .models import Event, Round
 from .pages import go_to, render_page
 from .rounds import load_round
+from .services import live_tables, rules
 from .services import results as service
 from .services import rounds as round_service
 from .services.errors import InputError
+from .services.live_overview import describe_progress
+from .services.translate import _, ngettext, species_name
 
 bp = Blueprint("tables", __name__, url_prefix="/events/<int:event_id>")
 
@@ -48,10 +51,17 @@ def _page(event: Event, rnd: Round, view: round_service.TableSeating, status: in
     context.setdefault("edition_species", edition_species(Edition.parse(event.edition)))
     context.setdefault("species_needed", round_service.species_needed(rnd, len(view.seats)))
     context.setdefault("species_colours", [[species, species_colour(species)[1]] for species in view.table.species])
+    context.setdefault("live", _live_state(event, rnd, view))
+    context.setdefault("places", service.table_places(event, rnd, view))
+    context.setdefault("max_species_points", rules.max_species_points(rnd.format))
+    context.setdefault("draft_bonus", rules.DRAFT_BONUS)
+    context.setdefault("assistant_strings", _assistant_strings(view))
     return render_page("tables/show.html", "table_result.html", status, event=event, round=rnd, view=view,
                        mode=service.entry_mode(event, request.values.get("mode")
                                                or (view.result.entry_mode if view.result else None)),
                        editing=editing, form=form, confirmed_seats=confirmed_seats,
+                       round_status_words=service.ROUND_STATUS_WORDS, result_status_words=service.RESULT_STATUS_WORDS,
+                       entry_mode_tabs=service.ENTRY_MODE_TABS, entry_mode_words=service.ENTRY_MODE_WORDS,
                        log=service.audit_log(db, event.id or 0, view.table.id), **context)
 
 
@@ -81,6 +91,68 @@ def enter(event_id: int, number: int, table: int) -> Any:
     return go_to(url_for("tables.show", event_id=event_id, number=number, table=table))
 
 
+def _assistant_strings(view: round_service.TableSeating) -> dict[str, Any]:
+    """What static/assistant.js writes on the page, in the reader's language, and each species'
+    name and code. ``{x}``-style slots are filled in by the script."""
+    return {
+        "species": {species: {"name": species_name(species), "code": species_code(species)}
+                    for species in view.table.species},
+        "done": _("Done"), "cancel": _("Cancel"),
+        "value": _("value {value}"),
+        "taken": _("{card} is already used at this table"),
+        "plantedCards": _("Planted cards of {name}"),
+        "cardFor": _("Card for {cell}"),
+        "cardAt": _("{card} at {cell}"),
+        "remove": _("Remove {card}"),
+        "wouldSplit": _("Removing it would split the arboretum: remove a card at an end first."),
+        "plantAt": _("Plant at {cell}"),
+        "notUnderstood": _("Lines not understood (fix them in the text below): {lines}"),
+        "handOf": _("Hand of {name}"),
+        "removeFromHand": _("Remove {card} from the hand"),
+        "addCard": _("+ Card"),
+        "addToHandOf": _("Add a card to the hand of {name}"),
+        "addToHandTitle": _("Add to the hand of {name}"),
+        # every count a hand can reach, each with its language's plural form
+        "cardCounts": [ngettext("%(num)d card", "%(num)d cards", count) for count in range(0, 41)],
+        "howTo": _("Or tap: + plants a card next to the others (choose the species, then the value); tap a planted "
+                   "card or a hand card to take it back. The text boxes follow every tap."),
+    }
+
+
+def _live_state(event: Event, rnd: Round, view: round_service.TableSeating) -> dict[str, Any] | None:
+    """A digital table's game as stored, for its page: progress, cards left, who is awaited, the
+    number of moves and the log's version (read only: a GET plays nothing)."""
+    table = view.table
+    if not table.digital:
+        return None
+    if table.game is None or table.log_version == 0:
+        return {"started": False, "progress": "", "left": "", "awaited": [], "moves": 0, "finished": False,
+                "version": table.log_version}
+    replayed = live_tables.TableGame(event, rnd, view).load(get_session())
+    progress = replayed.state.progress()
+    described, left = describe_progress(progress)
+    names = list(replayed.state.names)
+    return {"started": True, "progress": described, "left": left, "awaited": [names[s] for s in progress.awaiting],
+            "moves": len(table.action_log or []), "finished": progress.finished, "version": replayed.version}
+
+
+@bp.post("/rounds/<int:number>/tables/<int:table>/paper")
+def paper(event_id: int, number: int, table: int) -> Any:
+    """The TO takes the table off the devices (after a confirmation that says what is lost)."""
+    event, rnd, view = _load(event_id, number, table)
+    db = get_session()
+    try:
+        moves = service.move_to_paper(db, event, rnd, view, _version(), g.organizer.name)
+    except InputError as bad:
+        db.rollback()
+        _, _, fresh = _load(event_id, number, table)
+        return _page(event, rnd, fresh, 422, editing=False, errors=bad.errors)
+    flash(ngettext("Table %(table)d is back on paper; the game in progress (%(num)d move) was discarded.",
+                   "Table %(table)d is back on paper; the game in progress (%(num)d moves) was discarded.",
+                   moves, table=table))
+    return go_to(url_for("tables.show", event_id=event_id, number=number, table=table))
+
+
 def _version(missing: str = "") -> int:
     try:
         return int(request.form.get("version", missing))
@@ -102,7 +174,7 @@ def confirm(event_id: int, number: int, table: int) -> Any:
             try:
                 seat_id = int(seat)
             except ValueError:
-                raise InputError({"": "Tap the name of the player who confirms."}) from None
+                raise InputError({"": _("Tap the name of the player who confirms.")}) from None
             service.confirm_by_seat(db, event, view, view.result, seat_id, _version(), g.organizer.id, g.organizer.name)
     except InputError as bad:
         db.rollback()

@@ -20,6 +20,18 @@
     return b;
   }
 
+  // The page's strings, in the reader's language (rendered by the template through gettext into a
+  // JSON block); "{name}" slots are filled in here. English is the fallback.
+  var FALLBACK = {
+    done: "Done", cancel: "Cancel", value: "value {value}", taken: "{card} is already used at this table",
+    plantedCards: "Planted cards of {name}", cardFor: "Card for {cell}", cardAt: "{card} at {cell}",
+    remove: "Remove {card}", wouldSplit: "Removing it would split the arboretum: remove a card at an end first.",
+    plantAt: "Plant at {cell}", notUnderstood: "Lines not understood (fix them in the text below): {lines}",
+    handOf: "Hand of {name}", removeFromHand: "Remove {card} from the hand", addCard: "+ Card",
+    addToHandOf: "Add a card to the hand of {name}", addToHandTitle: "Add to the hand of {name}",
+    howTo: ""
+  };
+
   function cardKey(species, value) { return species.toLowerCase().split(/\s+/).join(" ") + " " + value; }
 
   // Dark text on light species (yellow, light green, white), light text elsewhere.
@@ -82,6 +94,22 @@
     if (form.dataset.assistantReady) return;
     form.dataset.assistantReady = "1";
     var species = JSON.parse(form.dataset.assistantSpecies || "[]");  // [[name, hex], …] in scorepad order
+    var block = form.querySelector("script.assistant-strings");
+    var strings = block ? JSON.parse(block.textContent) : {};
+    var names = strings.species || {};
+    function t(key, vars) {
+      var text = strings[key] !== undefined ? strings[key] : FALLBACK[key];
+      Object.keys(vars || {}).forEach(function (name) { text = text.split("{" + name + "}").join(vars[name]); });
+      return text;
+    }
+    function lookup(name) {
+      var found = null;
+      Object.keys(names).forEach(function (key) { if (key.toLowerCase() === name.toLowerCase()) found = names[key]; });
+      return found || { name: name, code: name.slice(0, 2) };
+    }
+    // A card as a person reads it (species name in their language, value) and as a label (code, value).
+    function cardName(c) { return lookup(c.species).name + " " + c.value; }
+    function cardCode(c) { return lookup(c.species).code + " " + c.value; }
     var colours = {};
     species.forEach(function (s) { colours[s[0].toLowerCase()] = s[1]; });
     var editors = [];
@@ -119,9 +147,9 @@
         var used = usedCards();
         VALUES.forEach(function (v) {
           var taken = chosen && used[cardKey(chosen, v)];
-          var b = button(String(v), { "aria-label": chosen ? chosen + " " + v : "value " + v });
+          var b = button(String(v), { "aria-label": chosen ? cardName({ species: chosen, value: v }) : t("value", { value: v }) });
           b.disabled = !chosen || !!taken;
-          if (taken) b.title = chosen + " " + v + " is already used at this table";
+          if (taken) b.title = t("taken", { card: cardName({ species: chosen, value: v }) });
           b.addEventListener("click", function () {
             onPick({ species: chosen, value: v });
             if (keepOpen) drawValues();
@@ -130,7 +158,9 @@
         });
       }
       species.forEach(function (s) {
-        var b = button(s[0], { "aria-pressed": "false", class: "assistant-species-button" });
+        var b = button("", { "aria-pressed": "false", class: "assistant-species-button", "aria-label": lookup(s[0]).name });
+        b.appendChild(el("strong", { class: "assistant-code", "aria-hidden": "true" }, lookup(s[0]).code));
+        b.appendChild(el("span", { "aria-hidden": "true" }, " " + lookup(s[0]).name));
         b.style.background = s[1];
         b.style.color = inkFor(s[1]);
         b.addEventListener("click", function () {
@@ -143,7 +173,7 @@
       drawValues();
       box.appendChild(row);
       box.appendChild(values);
-      var done = button(keepOpen ? "Done" : "Cancel", { class: "button small" });
+      var done = button(keepOpen ? t("done") : t("cancel"), { class: "button small" });
       done.addEventListener("click", onDone);
       box.appendChild(done);
       return box;
@@ -154,7 +184,7 @@
       var who = owner && owner.querySelector("legend") ? owner.querySelector("legend").textContent.trim() : "";
       var wrap = el("div", { class: "assistant-editor" });
       var scroller = el("div", { class: "assistant-grid-scroll" });
-      var grid = el("div", { class: "assistant-grid", role: "group", "aria-label": "Planted cards of " + who });
+      var grid = el("div", { class: "assistant-grid", role: "group", "aria-label": t("plantedCards", { name: who }) });
       var note = el("p", { class: "hint assistant-note" });
       var panel = el("div", { class: "assistant-panel" });
       scroller.appendChild(grid);
@@ -173,25 +203,26 @@
 
       function openPlant(x, y) {
         closePickers();
-        panel.appendChild(cardPicker("Card for " + x + "," + y, function (card) {
+        panel.appendChild(cardPicker(t("cardFor", { cell: x + "," + y }), function (card) {
           update(function (p) { p.cards.push({ x: x, y: y, species: card.species, value: card.value }); });
         }, function () { panel.textContent = ""; }, false));
       }
 
       function openPlanted(card) {
         closePickers();
-        var box = el("div", { class: "assistant-picker", role: "group", "aria-label": card.species + " " + card.value + " at " + card.x + "," + card.y });
-        box.appendChild(el("p", { class: "assistant-picker-title" }, card.species + " " + card.value + " at " + card.x + "," + card.y));
+        var where = t("cardAt", { card: cardName(card), cell: card.x + "," + card.y });
+        var box = el("div", { class: "assistant-picker", role: "group", "aria-label": where });
+        box.appendChild(el("p", { class: "assistant-picker-title" }, where));
         var rest = parseArboretum(area.value).cards.filter(function (c) { return !(c.x === card.x && c.y === card.y); });
-        var remove = button("Remove " + card.species + " " + card.value, { class: "button small danger" });
+        var remove = button(t("remove", { card: cardName(card) }), { class: "button small danger" });
         if (!connected(rest)) {
           remove.disabled = true;
-          box.appendChild(el("p", { class: "hint" }, "Removing it would split the arboretum: remove a card at an end first."));
+          box.appendChild(el("p", { class: "hint" }, t("wouldSplit")));
         }
         remove.addEventListener("click", function () {
           update(function (p) { p.cards = p.cards.filter(function (c) { return !(c.x === card.x && c.y === card.y); }); });
         });
-        var cancel = button("Cancel", { class: "button small" });
+        var cancel = button(t("cancel"), { class: "button small" });
         cancel.addEventListener("click", function () { panel.textContent = ""; });
         box.appendChild(remove);
         box.appendChild(cancel);
@@ -224,13 +255,13 @@
             var k = x + "," + y, node;
             if (at[k]) {
               var c = at[k];
-              node = button("", { class: "assistant-cell planted", "aria-label": c.species + " " + c.value + " at " + k });
-              node.appendChild(el("strong", {}, String(c.value)));
-              node.appendChild(el("span", {}, c.species));
+              node = button("", { class: "assistant-cell planted", "aria-label": t("cardAt", { card: cardName(c), cell: k }) });
+              node.appendChild(el("span", { class: "assistant-code", "aria-hidden": "true" }, lookup(c.species).code));
+              node.appendChild(el("strong", { "aria-hidden": "true" }, String(c.value)));
               paintCard(node, c);
               node.addEventListener("click", openPlanted.bind(null, c));
             } else if (open[k]) {
-              node = button("+", { class: "assistant-cell open", "aria-label": "Plant at " + k });
+              node = button("+", { class: "assistant-cell open", "aria-label": t("plantAt", { cell: k }) });
               node.addEventListener("click", openPlant.bind(null, x, y));
             } else {
               node = el("span", { class: "assistant-cell blank", "aria-hidden": "true" });
@@ -238,7 +269,7 @@
             grid.appendChild(node);
           }
         }
-        note.textContent = parsed.rest.length ? "Lines not understood (fix them in the text below): " + parsed.rest.join(" · ") : "";
+        note.textContent = parsed.rest.length ? t("notUnderstood", { lines: parsed.rest.join(" · ") }) : "";
       }
 
       area.addEventListener("input", redrawAll);
@@ -249,7 +280,7 @@
       var owner = input.closest("fieldset");
       var who = owner && owner.querySelector("legend") ? owner.querySelector("legend").textContent.trim() : "";
       var wrap = el("div", { class: "assistant-editor" });
-      var chips = el("div", { class: "assistant-chips", role: "group", "aria-label": "Hand of " + who });
+      var chips = el("div", { class: "assistant-chips", role: "group", "aria-label": t("handOf", { name: who }) });
       var panel = el("div", { class: "assistant-panel" });
       wrap.appendChild(chips);
       wrap.appendChild(panel);
@@ -266,20 +297,20 @@
         var parsed = parseHand(input.value);
         chips.textContent = "";
         parsed.cards.forEach(function (c, index) {
-          var chip = button(c.species + " " + c.value + " ×", { class: "assistant-chip", "aria-label": "Remove " + c.species + " " + c.value + " from the hand" });
+          var chip = button(cardCode(c) + " ×", { class: "assistant-chip", "aria-label": t("removeFromHand", { card: cardName(c) }) });
           paintCard(chip, c);
           chip.addEventListener("click", function () { update(function (p) { p.cards.splice(index, 1); }); });
           chips.appendChild(chip);
         });
-        var add = button("+ Card", { class: "assistant-chip add", "aria-label": "Add a card to the hand of " + who });
+        var add = button(t("addCard"), { class: "assistant-chip add", "aria-label": t("addToHandOf", { name: who }) });
         add.addEventListener("click", function () {
           closePickers();
-          panel.appendChild(cardPicker("Add to the hand of " + who, function (card) {
+          panel.appendChild(cardPicker(t("addToHandTitle", { name: who }), function (card) {
             update(function (p) { p.cards.push(card); });
           }, function () { panel.textContent = ""; }, true));
         });
         chips.appendChild(add);
-        chips.appendChild(el("span", { class: "hint" }, parsed.cards.length + " card" + (parsed.cards.length === 1 ? "" : "s")));
+        chips.appendChild(el("span", { class: "hint" }, (strings.cardCounts || [])[parsed.cards.length] || String(parsed.cards.length)));
       }
 
       input.addEventListener("input", redrawAll);
@@ -287,10 +318,7 @@
     }
 
     var first = form.querySelector("fieldset");
-    if (first) {
-      first.parentNode.insertBefore(el("p", { class: "hint" },
-        "Or tap: + plants a card next to the others (choose the species, then the value); tap a planted card or a hand card to take it back. The text boxes follow every tap."), first);
-    }
+    if (first && t("howTo")) first.parentNode.insertBefore(el("p", { class: "hint" }, t("howTo")), first);
     form.querySelectorAll("textarea[name^='arboretum_']").forEach(function (area) { editors.push(arboretumEditor(area)); });
     form.querySelectorAll("input[name^='hand_']").forEach(function (input) { editors.push(handEditor(input)); });
     redrawAll();

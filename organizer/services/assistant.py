@@ -15,6 +15,7 @@ from .errors import InputError
 from .results import SeatEntry, Submission
 from .rounds import TableSeating
 from .rules import rules_name
+from .translate import _, engine_error
 from .uploads import read_json
 
 _PLANTED = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s+([A-Za-z][A-Za-z ]*[A-Za-z])\s+(\d+)\s*$")
@@ -27,7 +28,7 @@ def rules_for_round(event: Event, round_format: str) -> str:
 
 def _seat_name(view: TableSeating, index: int) -> str:
     player = view.seats[index].player
-    return player.name if player else f"Seat {index + 1}"
+    return player.name if player else _("Seat %(number)d", number=index + 1)
 
 
 def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> dict[str, Any]:
@@ -35,6 +36,7 @@ def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> d
     ``x,y Species value``) and ``hand_<seat id>`` (``Species value`` separated by commas)."""
     errors: dict[str, str] = {}
     players = []
+    example = view.table.species[0] if view.table.species else "Oak"  # a species this table plays
     for index, seat_view in enumerate(view.seats):
         name = _seat_name(view, index)
         arb_key, hand_key = f"arboretum_{seat_view.seat.id}", f"hand_{seat_view.seat.id}"
@@ -44,7 +46,8 @@ def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> d
                 continue
             match = _PLANTED.match(line)
             if not match:
-                errors[arb_key] = f"Line {number} ({line.strip()!r}): write a card as x,y Species value, like 0,0 Oak 3."
+                errors[arb_key] = _("Line %(number)d ('%(line)s'): write a card as x,y Species value, like 0,0 %(species)s 3.",
+                                    number=number, line=line.strip(), species=example)
                 break
             x, y, species, value = match.groups()
             planted.append({"x": int(x), "y": int(y), "species": " ".join(species.split()), "value": int(value)})
@@ -60,35 +63,36 @@ def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> d
 
 def case_from_upload(raw: bytes) -> dict[str, Any]:
     if len(raw) > MAX_CASE_BYTES:
-        raise InputError({"case_file": "That file is too large for a score case."})
+        raise InputError({"case_file": _("That file is too large for a score case.")})
     data = read_json(raw, "case_file", "a score case")
     if not isinstance(data, dict):
-        raise InputError({"case_file": "Not a score case: expected a JSON object with rules and players."})
+        raise InputError({"case_file": _("Not a score case: expected a JSON object with rules and players.")})
     return data
 
 
 def score_submission(view: TableSeating, rules: str, case: dict[str, Any], field: str = "") -> Submission:
     """Check the case with the engine, put its players in seat order and score it."""
     if case.get("rules") != rules:
-        raise InputError({field: f"This table plays {rules}; the case says {case.get('rules')!r}."})
+        raise InputError({field: _("This table plays %(rules)s; the case says '%(case)s'.", rules=rules,
+                                   case=case.get("rules"))})
     seated = {(_seat_name(view, i)).casefold(): i for i in range(len(view.seats))}
     players = case.get("players")
     if not isinstance(players, list) or len(players) != len(view.seats):
-        raise InputError({field: f"The case must list the {len(view.seats)} players of this table."})
+        raise InputError({field: _("The case must list the %(count)d players of this table.", count=len(view.seats))})
     order: dict[int, Any] = {}
     for entry in players:
         name = entry.get("name") if isinstance(entry, dict) else None
         index = seated.get(str(name).casefold()) if isinstance(name, str) else None
         if index is None or index in order:
             names = ", ".join(_seat_name(view, i) for i in range(len(view.seats)))
-            raise InputError({field: f"{name!r} is not a player of this table ({names})."})
+            raise InputError({field: _("'%(name)s' is not a player of this table (%(names)s).", name=name, names=names)})
         order[index] = entry
     ordered = {**case, "players": [order[i] for i in range(len(view.seats))]}
     try:
         parsed = parse_case(ordered)
         score = parsed.score()
     except ArboretumError as bad:
-        raise InputError({field: f"The engine refuses this table: {bad}"}) from None
+        raise InputError({field: _("The engine refuses this table: %(reason)s", reason=engine_error(bad))}) from None
     seats = []
     for seat_view, player_score in zip(view.seats, score.players, strict=True):
         assert seat_view.seat.player_id is not None

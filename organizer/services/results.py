@@ -27,8 +27,23 @@ from ..models import (
 from . import guard, rules, text
 from .errors import InputError
 from .rounds import TableSeating, lock_table
+from .translate import N_, _, species_name
 
 MAX_TOTAL = 300
+#: the words for statuses and entry modes, translated where they are shown (``_(WORDS[key])``)
+ROUND_STATUS_WORDS = {RoundStatus.PROPOSED: N_("proposed"), RoundStatus.PUBLISHED: N_("published"),
+                      RoundStatus.FINISHED: N_("finished")}
+RESULT_STATUS_WORDS = {ResultStatus.ENTERED: N_("entered"), ResultStatus.CONFIRMED: N_("confirmed"),
+                       ResultStatus.DISPUTED: N_("disputed")}
+ENTRY_MODE_WORDS = {EntryMode.TOTALS: N_("totals"), EntryMode.SCOREPAD: N_("scorepad"),
+                    EntryMode.ASSISTANT: N_("scoring assistant"), EntryMode.DIGITAL: N_("played on the devices")}
+ENTRY_MODE_TABS = {EntryMode.TOTALS: N_("Totals"), EntryMode.SCOREPAD: N_("Scorepad"),
+                   EntryMode.ASSISTANT: N_("Scoring assistant"), EntryMode.DIGITAL: N_("Played on the devices")}
+
+
+def mode_word(mode: str) -> str:
+    """An entry mode in words, translated (for a sentence; unknown modes as typed)."""
+    return _(ENTRY_MODE_WORDS[mode]) if mode in ENTRY_MODE_WORDS else (mode or "?")
 #: a species' best possible path under each rule set (the engine's, see .rules)
 DRAFT_BONUS = rules.DRAFT_BONUS
 
@@ -37,7 +52,8 @@ class ResultConflict(ValueError):
     """Someone else saved this table's result since the form was opened."""
 
     def __init__(self, current: Result) -> None:
-        super().__init__(f"result changed meanwhile (now version {current.version}, by {current.entered_by})")
+        super().__init__(_("The result changed meanwhile (now version %(version)s, by %(name)s).",
+                           version=current.version, name=current.entered_by))
         self.current = current
 
 
@@ -71,20 +87,22 @@ class Submission:
 # problems are keyed by the seat's part: "points", "species", "bonus", "pad_<species index>".
 
 def _points_message() -> str:
-    return f"Points: a whole number from 0 to {MAX_TOTAL}."
+    return _("Points: a whole number from 0 to %(most)d.", most=MAX_TOTAL)
 
 
 def _species_message(limit: int) -> str:
-    return f"Species in the arboretum: a whole number from 0 to {limit}."
+    return _("Species in the arboretum: a whole number from 0 to %(most)d.", most=limit)
 
 
 def _pad_message(species: str, draft: bool, high: int) -> str:
-    return (f"{species}: 0 to {high} points." if draft else
-            f"{species}: 0, or 2 to {high} (a species never scores 1 or more than {high}).")
+    name = species_name(species)
+    return (_("%(species)s: 0 to %(most)d points.", species=name, most=high) if draft else
+            _("%(species)s: 0, or 2 to %(most)d (a species never scores 1 or more than %(most)d).",
+              species=name, most=high))
 
 
 def _bonus_message() -> str:
-    return f"The draft bonus is {DRAFT_BONUS} (every pick planted) or 0."
+    return _("The draft bonus is %(bonus)d (every pick planted) or 0.", bonus=DRAFT_BONUS)
 
 
 def _species_limit(species: Sequence[str]) -> int:
@@ -103,13 +121,13 @@ def seat_problems(entry: SeatEntry, mode: str, species: Sequence[str], round_for
                 problems[f"pad_{index}"] = _pad_message(name, draft, high)
         unknown = sorted(set(entry.scorepad) - set(species))
         if unknown:
-            problems["pad"] = f"{unknown[0]} is not a species in play at this table."
+            problems["pad"] = _("%(species)s is not a species in play at this table.", species=unknown[0])
         if entry.bonus not in ((0, DRAFT_BONUS) if draft else (0,)):
-            problems["bonus"] = _bonus_message() if draft else "Only a draft has a bonus."
+            problems["bonus"] = _bonus_message() if draft else _("Only a draft has a bonus.")
         if not problems and entry.points != sum(entry.scorepad.values()) + entry.bonus:
-            problems["points"] = "Points: the total must be the scorepad's sum plus the bonus."
+            problems["points"] = _("Points: the total must be the scorepad's sum plus the bonus.")
     elif mode == EntryMode.SCOREPAD:
-        problems["pad"] = "A scorepad entry needs the points per species."
+        problems["pad"] = _("A scorepad entry needs the points per species.")
     if not 0 <= entry.points <= MAX_TOTAL and "points" not in problems:
         problems["points"] = _points_message()
     limit = _species_limit(species)
@@ -133,7 +151,8 @@ def _field(part: str, seat_id: int | None) -> str:
 def check_submission(view: TableSeating, round_format: str, submission: Submission) -> None:
     """Raise InputError, keyed by the result form's fields, unless the figures are right."""
     if len(submission.seats) != len(view.seats):
-        raise InputError({"": f"This table has {len(view.seats)} seats; the result lists {len(submission.seats)}."})
+        raise InputError({"": _("This table has %(seats)d seats; the result lists %(listed)d.",
+                                seats=len(view.seats), listed=len(submission.seats))})
     errors: dict[str, str] = {}
     for seat, problems in zip(view.seats, submission_problems(submission, view.table.species, round_format), strict=True):
         for part, message in problems.items():
@@ -152,7 +171,7 @@ def _number(form: Mapping[str, str], key: str, message: str, errors: dict[str, s
         return blank
     number = text.whole_number(raw)
     if number is None:
-        errors[key] = f"{message} Type digits 0-9 only."
+        errors[key] = _("%(problem)s Type digits 0-9 only.", problem=message)
         return 0
     return number
 
@@ -213,7 +232,7 @@ def submission_from_form(event: Event, rnd: Round, view: TableSeating, form: Map
     case) as a typed, checked submission; InputError names the fields that are wrong."""
     mode = form.get("mode", "")
     if mode not in event.entry_modes:
-        raise InputError({"": f"This event does not allow {mode or 'this kind of'} entry."})
+        raise InputError({"": _("This event does not allow %(mode)s entry.", mode=mode_word(mode))})
     if mode == EntryMode.SCOREPAD:
         return parse_scorepad(view, rnd.format, form)
     if mode == EntryMode.TOTALS:
@@ -271,15 +290,20 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, 
     of the refused entry, so what the second tablet typed is not lost either."""
     assert event.id is not None and view.table.id is not None
     if submission.mode not in event.entry_modes and submission.mode != EntryMode.DIGITAL:
-        raise InputError({"": f"This event does not allow {submission.mode} entry."})
+        raise InputError({"": _("This event does not allow %(mode)s entry.", mode=mode_word(submission.mode))})
     check_submission(view, rnd.format, submission)
     rnd, view = lock_table(session, rnd, view.table)
     if rnd.status != RoundStatus.PUBLISHED:
-        raise InputError({"": f"Round {rnd.number} is {rnd.status}: results are entered while it is published."})
+        raise InputError({"": _("Round %(number)d is %(status)s: results are entered while it is published.",
+                                number=rnd.number, status=_(ROUND_STATUS_WORDS.get(rnd.status, rnd.status)))})
     new_seats = [entry.to_json() for entry in submission.seats]
     existing = view.result
+    if existing is None and view.table.digital and submission.mode != EntryMode.DIGITAL:
+        raise InputError({"": _("Table %(number)d is playing on the players' devices: its result is recorded when the "
+                                "game ends. To enter it on paper, switch the table back to paper first.",
+                                number=view.table.number)})
     if existing is None and expected_version != 0:
-        raise InputError({"": "The result you were correcting no longer exists; enter it again."})
+        raise InputError({"": _("The result you were correcting no longer exists; enter it again.")})
     if existing is not None and existing.version != expected_version:
         _audit(session, event.id, view, existing.id, actor, "result.conflict_refused",
                old=_snapshot(existing), new={"mode": submission.mode, "seats": new_seats, "based_on": expected_version})
@@ -322,9 +346,9 @@ def _locked_result(session: Session, view: TableSeating, version: int) -> tuple[
     assert rnd is not None
     rnd, fresh = lock_table(session, rnd, table)
     if fresh.result is None:
-        raise InputError({"": "This table has no result any more."})
-    guard.check_version(fresh.result.version, version, f"The result of table {table.number}",
-                        f"It is version {fresh.result.version} now; check the new figures first.")
+        raise InputError({"": _("This table has no result any more.")})
+    guard.check_version(fresh.result.version, version, _("The result of table %(number)d", number=table.number),
+                        _("It is version %(version)d now; check the new figures first.", version=fresh.result.version))
     return fresh, fresh.result
 
 
@@ -337,9 +361,9 @@ def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: 
     assert result.id is not None
     seat_ids = {s.seat.id for s in view.seats}
     if seat_id not in seat_ids:
-        raise InputError({"": "That seat is not at this table."})
+        raise InputError({"": _("That seat is not at this table.")})
     if result.status == ResultStatus.DISPUTED:
-        raise InputError({"": "This result is disputed; the organizer decides."})
+        raise InputError({"": _("This result is disputed; the organizer decides.")})
     confirmed = {c.seat_id for c in confirmations_of(session, result)}
     if seat_id not in confirmed:
         session.add(Confirmation(result_id=result.id, result_version=result.version, seat_id=seat_id,
@@ -380,9 +404,9 @@ def dispute(session: Session, event: Event, view: TableSeating, result: Result, 
     assert event.id is not None
     note = " ".join(note.split())
     if not note:
-        raise InputError({"note": "Say briefly what is wrong, for the organizer."})
+        raise InputError({"note": _("Say briefly what is wrong, for the organizer.")})
     if len(note) > 500:
-        raise InputError({"note": "Keep the note to 500 characters."})
+        raise InputError({"note": _("Keep the note to 500 characters.")})
     view, result = _locked_result(session, view, version)
     old_status = result.status
     result.status = ResultStatus.DISPUTED
@@ -411,3 +435,89 @@ def open_disputes(session: Session, event_id: int) -> list[tuple[int, int, str]]
         .order_by(col(Round.number), col(GameTable.number))
     ).all()
     return [(int(r), int(t), note) for r, t, note in rows]
+
+
+# -- places and tournament points, shown before the players confirm -------------------------------
+
+@dataclass(frozen=True)
+class Place:
+    """One seat's place at its table (1 = first; tied seats share a place), its tournament points
+    under the event's scheme, and why, when its points equal another seat's."""
+
+    place: int
+    shared: bool
+    tournament_points: float
+    tie_note: str
+    label: str
+
+
+def _ordinal(place: int) -> str:
+    words = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th")}
+    return _(words[place]) if place in words else str(place)
+
+
+def table_places(event: Event, rnd: Round, view: TableSeating) -> list[Place]:
+    """Each seat's place and tournament points from the table's stored result (in seat order),
+    as the standings will count them; empty without a result, or when it cannot be counted."""
+    from .standings_schemes import SeatResult, StandingsError, TableResult, beats, tournament_points
+
+    if view.result is None or len(view.result.seats) != len(view.seats):
+        return []
+    tiebreak = rules.species_tiebreak(event.edition, rnd.format)
+    try:
+        seats = [SeatResult(index, int(s.get("points", 0)), int(s.get("species_count", 0)))
+                 for index, s in enumerate(view.result.seats)]
+        table = TableResult(view.table.id or 0, rnd.number, seats, tiebreak)
+        points = tournament_points(table, event.point_scheme)
+    except (StandingsError, ValueError, TypeError):
+        return []
+    places = []
+    for seat in seats:
+        place = 1 + sum(beats(table, other, seat) for other in seats if other is not seat)
+        level = [other for other in seats if other is not seat and other.points == seat.points]
+        shared = any(not beats(table, seat, other) and not beats(table, other, seat) for other in level)
+        note = ""
+        if level and tiebreak and not shared:
+            note = _("%(place)s — tie on %(points)s points broken by species count: %(mine)s vs %(theirs)s",
+                     place=_ordinal(place), points=seat.points, mine=seat.species_count,
+                     theirs=", ".join(str(other.species_count) for other in level))
+        elif shared and tiebreak:
+            note = _("shared %(place)s — tie on %(points)s points and %(species)s species",
+                     place=_ordinal(place), points=seat.points, species=seat.species_count)
+        elif shared:
+            note = _("shared %(place)s — tie on %(points)s points (these rules break no ties)",
+                     place=_ordinal(place), points=seat.points)
+        label = _("shared %(place)s", place=_ordinal(place)) if shared else _ordinal(place)
+        places.append(Place(place, shared, points[seat.player_id], note, label))
+    return places
+
+
+# -- a table back on paper ---------------------------------------------------------------------------
+
+def move_to_paper(session: Session, event: Event, rnd: Round, view: TableSeating, log_version: int,
+                  actor: str) -> int:
+    """The TO takes a table off the devices: the game in progress (if any) is discarded and the
+    result is entered on paper. ``log_version`` is the game's version the page showed (a stale
+    page changes nothing). Returns the number of moves discarded."""
+    assert event.id is not None
+    rnd, view = lock_table(session, rnd, view.table)
+    table = view.table
+    if not table.digital:
+        session.rollback()
+        return 0
+    guard.check_version(table.log_version, log_version, _("The game at table %(number)d", number=table.number),
+                        _("Check the game as it is now and try again."))
+    if view.result is not None:
+        raise InputError({"": _("Table %(number)d already has a result; correct it instead.", number=table.number)})
+    if rnd.status == RoundStatus.FINISHED:
+        raise InputError({"": _("Round %(number)d is finished.", number=rnd.number)})
+    moves = len(table.action_log or [])
+    table.digital, table.game, table.action_log, table.log_version = False, None, [], 0
+    for seat_view in view.seats:
+        if seat_view.seat.is_bot and seat_view.player is not None:
+            seat_view.seat.is_bot = False
+            session.add(seat_view.seat)
+    session.add(table)
+    _audit(session, event.id, view, None, actor, "live.back_to_paper", new={"table": table.number, "moves": moves})
+    session.commit()
+    return moves

@@ -114,6 +114,8 @@ def test_draft_scorepad_allows_one_and_the_bonus(signed_in: FlaskClient, session
     event = create_event(session, round_formats=["draft"], entry_modes=["scorepad"])
     view = published_table(signed_in, session, event, players=2)
     assert len(view.table.species) == 7
+    # a draft table plays on the devices; the organizer takes it back to paper first
+    assert signed_in.post(url(event, "paper"), data={"version": view.table.log_version}).status_code == 302
     rows = [[1, 15, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0, 0]]
     response = signed_in.post(url(event, "result"), data=scorepad_form(view, rows, [2, 1], bonus=[3, 2]))
     assert response.status_code == 422
