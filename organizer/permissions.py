@@ -73,7 +73,7 @@ RULES: dict[str, Need] = {
     "rounds.propose": Need.ORGANIZER, "rounds.publish": Need.ORGANIZER, "rounds.discard": Need.ORGANIZER,
     "rounds.close": Need.ORGANIZER, "rounds.reopen": Need.ORGANIZER,
     "tables.species": Need.ORGANIZER,
-    "live.make_digital": Need.ORGANIZER, "live.bot": Need.ORGANIZER,
+    "live.make_digital": Need.ORGANIZER, "live.bot": Need.ORGANIZER, "tables.paper": Need.ORGANIZER,
     "prints.report_pdf": Need.ORGANIZER, "prints.round_pack_pdf": Need.ORGANIZER,
     "staff.index": Need.ORGANIZER, "staff.assign": Need.ORGANIZER, "staff.unassign": Need.ORGANIZER,
     "staff.seating": Need.ORGANIZER,
