@@ -149,9 +149,9 @@ def fit_lines(text: str, font: str, size: float, width: float, min_size: float =
         if len(lines) <= max_lines and all(stringWidth(line, font, shrunk) <= width for line in lines):
             return tuple(lines), shrunk
         shrunk -= 0.5
+    # a word wider than the column (or more words than the lines hold) loses its end to "…"
     lines = _wrap(text, font, min_size, width, max_lines)
-    last = fit_text(lines[-1], font, min_size, width, min_size)[0]
-    return (*lines[:-1], last), min_size
+    return tuple(fit_text(line, font, min_size, width, min_size)[0] for line in lines), min_size
 
 
 def _wrap(text: str, font: str, size: float, width: float, max_lines: int = 0) -> list[str]:
@@ -174,10 +174,11 @@ def _wrap(text: str, font: str, size: float, width: float, max_lines: int = 0) -
 
 
 def draw_name(canvas: Canvas, x: float, middle: float, text: str, width: float, size: float,
-              bold: bool = True, min_size: float = 8.0, align: str = "left") -> None:
-    """``text`` fitted by :func:`fit_lines`, its lines centred vertically on ``middle``."""
+              bold: bool = True, min_size: float = 8.0, align: str = "left", max_lines: int = 2) -> float:
+    """``text`` fitted by :func:`fit_lines`, its lines centred vertically on ``middle``; returns
+    how far below ``middle`` the block ends (to place what follows it)."""
     font = BOLD if bold else REGULAR
-    lines, used = fit_lines(text, font, size, width, min_size)
+    lines, used = fit_lines(text, font, size, width, min_size, max_lines)
     leading = used * 1.12
     baseline = middle + (len(lines) - 1) * leading / 2 - used * 0.35
     canvas.setFont(font, used)
@@ -187,6 +188,7 @@ def draw_name(canvas: Canvas, x: float, middle: float, text: str, width: float, 
         else:
             canvas.drawString(x, baseline, line)
         baseline -= leading
+    return (len(lines) - 1) * leading / 2 + used * 0.35 + used * 0.25
 
 
 @lru_cache(maxsize=1024)

@@ -136,11 +136,11 @@ def _draw_slip(canvas: Canvas, x: float, y: float, w: float, h: float, slip: Sli
     canvas.setFillColor(INK)
     draw_fitted(canvas, x + pad, top - 35, _("Table %(table)d · Seat %(seat)d", table=slip.table.number,
                                              seat=slip.seat.seat), text_width, size=13, bold=True)
-    # a long name on two lines at 10 pt or more, not one line at 7
-    draw_name(canvas, x + pad, top - 56, slip.seat.player, text_width, size=15, min_size=10)
+    # a long name on two or three lines at 9 pt or more, not one line at 7
+    below = draw_name(canvas, x + pad, top - 56, slip.seat.player, text_width, size=15, min_size=9, max_lines=3)
     marks = [text for text, on in ((_("Start player"), slip.seat.is_start), (_("Dealer"), slip.seat.is_dealer)) if on]
     if marks:
-        draw_fitted(canvas, x + pad, top - 76, " · ".join(marks), text_width, size=9)
+        draw_fitted(canvas, x + pad, top - 56 - below - 10, " · ".join(marks), text_width, size=9)
     canvas.setFillColor(MUTED)
     canvas.setFont(REGULAR, 7)
     lines = split_lines(_("Scan to open your hand on your phone. This link is yours alone: do not share it."),

@@ -143,7 +143,7 @@ def draw_scorepad_page(
     y = grid_top - name_height
     # One size for every name on the pad, so no player looks more important than another; a long
     # name takes two lines rather than shrinking out of sight.
-    name_size = min((fit_lines(s.player, BOLD, 13, col_width - 8, 8)[1] for s in columns if s), default=13.0)
+    name_size = min((fit_lines(s.player, BOLD, 13, col_width - 8, 8, 3)[1] for s in columns if s), default=13.0)
     canvas.setStrokeColor(INK)
     canvas.setLineWidth(0.8)
     for index, seat in enumerate(columns):
@@ -156,7 +156,8 @@ def draw_scorepad_page(
         canvas.drawString(x + 4, y + name_height - 10, seat_label)
         if seat:
             canvas.setFillColor(INK)
-            draw_name(canvas, x + 4, y + name_height / 2 - 4, seat.player, col_width - 8, size=name_size, min_size=8)
+            draw_name(canvas, x + 4, y + name_height / 2 - 4, seat.player, col_width - 8, size=name_size, min_size=8,
+                      max_lines=3)
             badges = [text for text, on in ((_("START"), seat.is_start), (_("DEALER"), seat.is_dealer)) if on]
             bx = x + col_width - 4
             for text in reversed(badges):
