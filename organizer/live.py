@@ -19,6 +19,7 @@ from .services import rounds as round_service
 from .services.errors import InputError
 from .services.live_log import Replayed
 from .services.paging import page_number
+from .services.translate import _
 
 bp = Blueprint("live", __name__)
 
@@ -38,7 +39,8 @@ def _urls(ctx: live_seats.SeatContext, version: int, finished: bool) -> SeatUrls
 
 
 def _title(ctx: live_seats.SeatContext) -> str:
-    return f"{ctx.event.name} · round {ctx.round.number} · table {ctx.table.number}"
+    return _("%(event)s · round %(round)d · table %(table)d", event=ctx.event.name, round=ctx.round.number,
+             table=ctx.table.number)
 
 
 def _waiting(ctx: live_seats.SeatContext, bad: InputError) -> Any:

@@ -112,6 +112,22 @@ def test_a_chosen_card_survives_the_poll_and_a_reload_then_the_pick_completes(tm
         phone.reload()
         expect(phone.locator(f"#live input[name=card][value='{chosen}']")).to_be_checked()
 
+        # while a finger is on the screen the poll's new screen waits (a tap never lands on a
+        # screen swapped out under it); it comes once the finger lifts
+        headline = phone.locator("#live .headline").bounding_box()
+        assert headline is not None
+        phone.mouse.move(headline["x"] + 5, headline["y"] + 5)
+        phone.mouse.down()
+        before = version_of(phone)
+        assert other.act({"verb": "pick", "card": str(true_state(table).hands[1][1]),  # type: ignore[attr-defined]
+                          "cell": "0,0"}).status == 200
+        phone.wait_for_timeout(2500)
+        assert version_of(phone) == before
+        phone.mouse.up()
+        phone.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{before}'",
+                                timeout=10_000)
+        expect(live.locator(f"input[name=card][value='{chosen}']")).to_be_checked()
+
         # the half-done pick completes with one tap on a cell
         before = version_of(phone)
         phone.locator("#live button.cell-button").first.click()
