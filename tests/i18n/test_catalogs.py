@@ -108,6 +108,8 @@ UNTRANSLATED = {
     "Arboretum",  # the game's name in every edition
 }
 #: Attributes a person reads or hears (a screen reader speaks aria-label and title).
+#: Elements whose text is not prose: scripts, styles, and commands or code shown as typed.
+SKIPPED = {"script", "style", "code", "kbd"}
 READ_ATTRIBUTES = {"title", "alt", "placeholder", "aria-label", "aria-description"}
 WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -119,7 +121,7 @@ class _VisibleText(HTMLParser):
         self._skip = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in {"script", "style"}:
+        if tag in SKIPPED:
             self._skip += 1
         values = dict(attrs)
         for name, value in attrs:
@@ -128,7 +130,7 @@ class _VisibleText(HTMLParser):
                 self._check(value)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in {"script", "style"} and self._skip:
+        if tag in SKIPPED and self._skip:
             self._skip -= 1
 
     def handle_data(self, data: str) -> None:
