@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, flash, g, request, url_for
 
@@ -51,8 +52,24 @@ def _row(event: Event, player: Player, status: int = 200, errors: dict[str, str]
     assert player.id is not None
     return render_page("players/index.html", "player_row.html", status, event=event, player=player,
                        tables=service.seated_table_numbers(db, event.id, [player.id]), row_errors=errors or {},
-                       next_round=service.started_rounds(db, event.id) + 1,
-                       counts=service.player_counts(db, event.id), counts_oob=True)
+                       next_round=service.started_rounds(db, event.id) + 1, **_list_extras(event.id))
+
+
+def _on_the_list() -> bool:
+    """Whether an htmx request comes from the players list (not the stand-alone edit page), whose
+    counts and "Check in all" its answer brings along, out of band."""
+    return urlsplit(request.headers.get("HX-Current-URL", "")).path.rstrip("/").endswith("/players")
+
+
+def _list_extras(event_id: int) -> dict[str, Any]:
+    """The counts and the "Check in all" form, for an answer that changes one row of the list: the
+    search box's text comes with the row's forms (hx-include), so the form matches the list shown."""
+    if not _on_the_list():
+        return {}
+    db = get_session()
+    search = request.values.get("q", "")
+    return {"counts": service.player_counts(db, event_id), "counts_oob": True, "bulk_oob": True,
+            "search": search, "waiting": service.waiting_ids(db, event_id, search)}
 
 
 @bp.get("")
@@ -180,7 +197,8 @@ def remove(event_id: int, player_id: int) -> Any:
         return _row(event, player, 422, bad.errors)
     if request.headers.get("HX-Request"):
         # the row disappears; the counts above the list follow
-        return render_page("players/index.html", "player_counts.html", event=event,
-                           counts=service.player_counts(get_session(), event_id), counts_oob=True)
+        if not _on_the_list():
+            return ""
+        return render_page("players/index.html", "player_removed.html", event=event, **_list_extras(event_id))
     flash(_("%(name)s removed.", name=player.name))
     return go_to(url_for("players.index", event_id=event_id))

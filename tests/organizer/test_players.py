@@ -14,6 +14,11 @@ from organizer.services import players as service
 from .conftest import HX, error_beside
 
 
+def on_the_list(event: Event, search: str = "") -> dict[str, str]:
+    """The headers of an htmx request made from the players list (searching for ``search``)."""
+    return {**HX, "HX-Current-URL": f"http://localhost/events/{event.id}/players" + (f"?q={search}" if search else "")}
+
+
 def players_of(session: Session, event: Event) -> list[Player]:
     session.expire_all()
     return list(session.exec(select(Player).where(Player.event_id == event.id).order_by(Player.id)).all())
@@ -163,10 +168,10 @@ def test_remove_only_before_seated(signed_in: FlaskClient, session: Session, eve
     add(signed_in, event, "Ann Lee")
     add(signed_in, event, "Bo Chen")
     ann, bo = players_of(session, event)
-    gone = signed_in.post(f"/events/{event.id}/players/{ann.id}/remove", headers=HX).text
-    # the row is replaced by nothing; only the counts come back, out of band
+    gone = signed_in.post(f"/events/{event.id}/players/{ann.id}/remove", headers=on_the_list(event)).text
+    # the row is replaced by nothing; only the counts and "Check in all" come back, out of band
     assert gone.strip().startswith('<span id="player-counts"') and 'hx-swap-oob="true"' in gone
-    assert "(1 registered, 0 checked in)" in gone
+    assert "(1 registered, 0 checked in)" in gone and "Check in the last one (1)" in gone
     assert event.id is not None
     rnd = Round(event_id=event.id, number=1)
     session.add(rnd)
@@ -265,12 +270,22 @@ def test_a_check_in_tap_updates_the_counts_above_the_list(signed_in: FlaskClient
     add(signed_in, event, "Ann Lee")
     add(signed_in, event, "Bo Chen")
     ann = players_of(session, event)[0]
-    row = signed_in.post(f"/events/{event.id}/players/{ann.id}/check-in", data={"checked_in": "1"}, headers=HX).text
+    url = f"/events/{event.id}/players/{ann.id}"
+    row = signed_in.post(f"{url}/check-in", data={"checked_in": "1"}, headers=on_the_list(event)).text
     counts = row[row.index('<span id="player-counts"'):]
     assert 'hx-swap-oob="true"' in counts.split(">", 1)[0]
     assert "(2 registered, 1 checked in)" in counts
-    dropped = signed_in.post(f"/events/{event.id}/players/{ann.id}/drop", data={"dropped": "1"}, headers=HX).text
+    bulk = row[row.index('<div id="bulk-check-in"'):]
+    assert 'hx-swap-oob="true"' in bulk.split(">", 1)[0] and "Check in the last one (1)" in bulk
+    dropped = signed_in.post(f"{url}/drop", data={"dropped": "1"}, headers=on_the_list(event)).text
     assert "(2 registered, 0 checked in, 1 dropped)" in dropped
+    # with a search in the box, the bulk form is the search's
+    row = signed_in.post(f"{url}/drop", data={"dropped": "0", "q": "bo"}, headers=on_the_list(event, "bo")).text
+    assert "Check in this one (1)" in row and "Bo Chen" not in row  # Bo waits; Ann (reinstated) is checked in
+    # from the stand-alone edit page there is no list to update
+    saved = signed_in.post(f"{url}/edit", data={"name": "Ann Lee", "club": "", "email": ""},
+                           headers={**HX, "HX-Current-URL": f"http://localhost{url}/edit"}).text
+    assert "player-counts" not in saved and "bulk-check-in" not in saved
 
 
 def test_one_compact_row_with_one_toggle_and_drop_behind_more(signed_in: FlaskClient, session: Session,
