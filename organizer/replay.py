@@ -31,7 +31,7 @@ def _render(page: service.ReplayPage | None, base_url: str, back: str) -> Any:
         abort(404)  # no such game, or not over yet: a replay shows every hand
     return render_page("live/replay.html", "live_replay.html", screen=page.screen, hands=page.hands, step=page.step,
                        total=page.total, moves=page.moves, base_url=base_url, title=page.title, back=back,
-                       why=page.why)
+                       why=page.why, reader=page.reader)
 
 
 @bp.get("/replay/seat/<token>")

@@ -38,6 +38,9 @@ class ReplayPage:
     moves: list[tuple[int, str]]
     #: why a bot made move ``step``, in one line ("" for a person's move)
     why: str = ""
+    #: the seat of the person looking (a seat's or a practice game's replay), so the end of the
+    #: game can say "you: 31 points, place 2 of 4"; None for the organizer's replay
+    reader: int | None = None
 
 
 #: the strong bot's budget when a replay asks it again why it moved (no time cap, so the same
@@ -69,7 +72,7 @@ def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
 
 
 def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path_species: str,
-                title: str, kinds: Sequence[str | None] = ()) -> ReplayPage:
+                title: str, kinds: Sequence[str | None] = (), reader: int | None = None) -> ReplayPage:
     """The finished game ``game`` with its whole ``log``, shown after ``step`` moves (None: the
     end; out of range: clamped). ``kinds``: the bot kind of each seat where known (practice
     games), so the strong bot's moves can say why."""
@@ -96,7 +99,7 @@ def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path
         kind = kinds[seat] if seat < len(kinds) else None
         before = live_log.replay(game, log[:step - 1], step - 1, 0.0).state if kind == "strong" else state
         why = explain(before, seat, str(log[step - 1][1]), kind)
-    return ReplayPage(title, build_screen(state.view(None), path_species), hands, step, total, moves, why)
+    return ReplayPage(title, build_screen(state.view(None), path_species), hands, step, total, moves, why, reader)
 
 
 def _finished_log(replayed: live_log.Replayed) -> list[list[Any]] | None:
@@ -106,13 +109,13 @@ def _finished_log(replayed: live_log.Replayed) -> list[list[Any]] | None:
 
 
 def _table_replay(session: Session, table: GameTable, step: int | None, path_species: str,
-                  title: str) -> ReplayPage | None:
+                  title: str, reader: int | None = None) -> ReplayPage | None:
     if table.game is None or table.log_version == 0:
         return None
     log = _finished_log(live_tables.load_state(session, table))
     if log is None:
         return None
-    return replay_step(live_tables.game_of(table), log, step, path_species, title)
+    return replay_step(live_tables.game_of(table), log, step, path_species, title, reader=reader)
 
 
 def for_seat(session: Session, token: str, step: int | None, path_species: str) -> ReplayPage | None:
@@ -122,7 +125,7 @@ def for_seat(session: Session, token: str, step: int | None, path_species: str) 
         return None
     title = _("%(event)s · round %(round)d · table %(table)d", event=ctx.event.name, round=ctx.round.number,
               table=ctx.table.number)
-    return _table_replay(session, ctx.table, step, path_species, title)
+    return _table_replay(session, ctx.table, step, path_species, title, ctx.position)
 
 
 def for_table(session: Session, event: Event, rnd: Round, number: int, step: int | None,
@@ -145,4 +148,4 @@ def for_practice(session: Session, token: str, step: int | None, path_species: s
     if log is None:
         return None
     title = practice_service.mode_label(replayed.state.mode)
-    return replay_step(practice_service.game_of(row), log, step, path_species, title, row.seat_kinds)
+    return replay_step(practice_service.game_of(row), log, step, path_species, title, row.seat_kinds, reader=0)
