@@ -86,7 +86,7 @@ def enter(event_id: int, number: int, table: int) -> Any:
         db.rollback()
         return _page(event, rnd, view, 422, editing=True, form=form, errors=bad.errors)
     except service.ResultConflict as conflict:
-        _, _, fresh = _load(event_id, number, table)
+        fresh = _load(event_id, number, table)[2]
         return _page(event, rnd, fresh, 409, editing=True, form=form, conflict=conflict.current)
     return go_to(url_for("tables.show", event_id=event_id, number=number, table=table))
 
@@ -145,7 +145,7 @@ def paper(event_id: int, number: int, table: int) -> Any:
         moves = service.move_to_paper(db, event, rnd, view, _version(), g.organizer.name)
     except InputError as bad:
         db.rollback()
-        _, _, fresh = _load(event_id, number, table)
+        fresh = _load(event_id, number, table)[2]
         return _page(event, rnd, fresh, 422, editing=False, errors=bad.errors)
     flash(ngettext("Table %(table)d is back on paper; the game in progress (%(num)d move) was discarded.",
                    "Table %(table)d is back on paper; the game in progress (%(num)d moves) was discarded.",
@@ -178,9 +178,9 @@ def confirm(event_id: int, number: int, table: int) -> Any:
             service.confirm_by_seat(db, event, view, view.result, seat_id, _version(), g.organizer.id, g.organizer.name)
     except InputError as bad:
         db.rollback()
-        _, _, fresh = _load(event_id, number, table)
+        fresh = _load(event_id, number, table)[2]
         return _page(event, rnd, fresh, 422, editing=False, errors=bad.errors)
-    _, _, fresh = _load(event_id, number, table)
+    fresh = _load(event_id, number, table)[2]
     return _page(event, rnd, fresh, editing=False)
 
 
@@ -194,10 +194,10 @@ def dispute(event_id: int, number: int, table: int) -> Any:
         service.dispute(db, event, view, view.result, _version(), request.form.get("note", ""), g.organizer.name)
     except InputError as bad:
         db.rollback()
-        _, _, fresh = _load(event_id, number, table)  # a stale form: the result as it is now
+        fresh = _load(event_id, number, table)[2]  # a stale form: the result as it is now
         return _page(event, rnd, fresh, 422, editing=False, errors=bad.errors,
                      dispute_note=request.form.get("note", ""))
-    _, _, fresh = _load(event_id, number, table)
+    fresh = _load(event_id, number, table)[2]
     return _page(event, rnd, fresh, editing=False)
 
 
@@ -209,15 +209,15 @@ def species(event_id: int, number: int, table: int) -> Any:
         round_service.set_species(db, event, rnd, view, request.form.getlist("species"), g.organizer.name)
     except InputError as bad:
         db.rollback()
-        _, _, fresh = _load(event_id, number, table)
+        fresh = _load(event_id, number, table)[2]
         return _page(event, rnd, fresh, 422, errors=bad.errors, chosen_species=request.form.getlist("species"))
-    _, _, fresh = _load(event_id, number, table)
+    fresh = _load(event_id, number, table)[2]
     return _page(event, rnd, fresh)
 
 
 @bp.get("/rounds/<int:number>/tables/<int:table>/case.json")
 def case_download(event_id: int, number: int, table: int) -> Any:
-    _, _, view = _load(event_id, number, table)
+    view = _load(event_id, number, table)[2]
     if view.result is None or view.result.score_case is None:
         abort(404)
     return Response(json.dumps(view.result.score_case, indent=2), mimetype="application/json",

@@ -31,14 +31,14 @@ from .translate import N_, _, species_name
 
 MAX_TOTAL = 300
 #: the words for statuses and entry modes, translated where they are shown (``_(WORDS[key])``)
-ROUND_STATUS_WORDS = {RoundStatus.PROPOSED: N_("proposed"), RoundStatus.PUBLISHED: N_("published"),
+ROUND_STATUS_WORDS: dict[str, str] = {RoundStatus.PROPOSED: N_("proposed"), RoundStatus.PUBLISHED: N_("published"),
                       RoundStatus.FINISHED: N_("finished")}
-RESULT_STATUS_WORDS = {ResultStatus.ENTERED: N_("entered"), ResultStatus.CONFIRMED: N_("confirmed"),
+RESULT_STATUS_WORDS: dict[str, str] = {ResultStatus.ENTERED: N_("entered"), ResultStatus.CONFIRMED: N_("confirmed"),
                        ResultStatus.DISPUTED: N_("disputed")}
-ENTRY_MODE_WORDS = {EntryMode.TOTALS: N_("totals"), EntryMode.SCOREPAD: N_("scorepad"),
+ENTRY_MODE_WORDS: dict[str, str] = {EntryMode.TOTALS: N_("totals"), EntryMode.SCOREPAD: N_("scorepad"),
                     EntryMode.ASSISTANT: N_("scoring assistant"), EntryMode.DIGITAL: N_("played on the devices")}
-ENTRY_MODE_TABS = {EntryMode.TOTALS: N_("Totals"), EntryMode.SCOREPAD: N_("Scorepad"),
-                   EntryMode.ASSISTANT: N_("Scoring assistant"), EntryMode.DIGITAL: N_("Played on the devices")}
+ENTRY_MODE_TABS: dict[str, str] = {EntryMode.TOTALS: N_("Totals"), EntryMode.SCOREPAD: N_("Scorepad"),
+                   EntryMode.ASSISTANT: N_("Assistant"), EntryMode.DIGITAL: N_("Played on the devices")}
 
 
 def mode_word(mode: str) -> str:

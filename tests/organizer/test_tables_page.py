@@ -75,10 +75,10 @@ def test_places_and_tournament_points_before_confirmation(signed_in: FlaskClient
     view = published_table(signed_in, session, event)
     signed_in.post(url(event, "result"), data=totals_form(view, [31, 31, 40, 20], [5, 4, 6, 3]))
     page = signed_in.get(url(event)).text
-    assert "Organizer confirms" in page and "Place" in page and "Tournament points" in page
+    assert "Organizer confirms" in page and "Place" in page and "tournament points" in page
     assert "2nd — tie on 31 points broken by species count: 5 vs 4" in page
     assert "3rd — tie on 31 points broken by species count: 4 vs 5" in page
-    cells = re.findall(r'<td class="place"><strong>([^<]*)</strong></td><td class="num">([^<]*)</td>', page)
+    cells = re.findall(r'<td class="place"><strong>([^<]*)</strong><br><span class="tp">([^<]*)</span></td>', page)
     # "beaten" scheme: opponents beaten over opponents at the table
     assert cells == [("2nd", "0.67"), ("3rd", "0.33"), ("1st", "1"), ("4th", "0")]
 
@@ -137,4 +137,5 @@ def test_species_show_their_code_on_the_table_page(signed_in: FlaskClient, sessi
     view = published_table(signed_in, session, event)
     page = signed_in.get(url(event)).text
     for name in view.table.species:
-        assert f'<abbr class="species-code" title="{name}">{species_code(name)}</abbr> {name}' in html.unescape(page)
+        label = f'<abbr class="species-code" title="{name}">{species_code(name)}</abbr> <span class="species-name">{name}</span>'
+        assert label in html.unescape(page)
