@@ -85,7 +85,7 @@ _PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 def page_strings() -> dict[str, Any]:
     """The scripts' strings in the page's language, their ``%(name)s`` placeholders left for the
     script to fill; a plural is a pair, [one, other] (every language we ship has two forms)."""
-    strings: dict[str, Any] = {"_language": current_language()}
+    strings: dict[str, Any] = {"_language": current_language(), "Arboretum Organizer": gettext("Arboretum Organizer")}
     for message in SCRIPT_STRINGS:
         strings[message] = gettext(message, **_placeholders(message))
     for one, other in SCRIPT_PLURALS:

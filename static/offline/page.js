@@ -26,6 +26,44 @@
   var PREFETCH_FRESH_MS = 5 * 60 * 1000;
   var RETRY_MS = 15000;
   var POST_TIMEOUT_MS = 20000;
+  var STRINGS_KEY = "arboretum-page-strings";
+
+  // ---- what the scripts say, in the reader's language (issue 14) ----
+  // Every page renders the strings translated into a JSON block (base.html, organizer/offline.py
+  // page_strings); the offline page, a static file, uses the last ones this device was given.
+  var STRINGS = (function () {
+    var block = document.getElementById("page-strings");
+    var found = null;
+    try { found = block ? JSON.parse(block.textContent) : null; } catch (ignored) { found = null; }
+    if (found) {
+      try { localStorage.setItem(STRINGS_KEY, block.textContent); } catch (ignored) { /* private mode */ }
+      return found;
+    }
+    try { return JSON.parse(localStorage.getItem(STRINGS_KEY) || "{}") || {}; } catch (ignored) { return {}; }
+  })();
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+  function t(english, values) {
+    return fill(typeof STRINGS[english] === "string" ? STRINGS[english] : english, values);
+  }
+  function tn(one, other, count, values) {
+    var forms = STRINGS[one];
+    var text = Array.isArray(forms) ? forms[count === 1 ? 0 : 1] : (count === 1 ? one : other);
+    var all = { count: count };
+    Object.keys(values || {}).forEach(function (name) { all[name] = values[name]; });
+    return fill(text, all);
+  }
+  function translateStaticPage() {
+    // offline.html marks its sentences with data-translate; their English text is the key
+    var marked = document.querySelectorAll("[data-translate]");
+    if (!marked.length) { return; }
+    marked.forEach(function (node) { node.textContent = t(node.textContent.replace(/\s+/g, " ").trim()); });
+    if (STRINGS._language) { document.documentElement.lang = STRINGS._language; }
+    document.title = t("No connection") + " · " + (STRINGS["Arboretum Organizer"] || "Arboretum Organizer");
+  }
 
   // ---- IndexedDB: one store of entries, keyed by the form's address (one entry per table) ----
   var dbPromise = null;
@@ -118,8 +156,9 @@
   function queueForm(form, uncertain) {
     var entry = entryFromForm(form, uncertain);
     return keep(entry).then(function () {
-      say("Saved on this tablet, not sent yet: " + entry.label + ". It is sent when the connection returns" +
-          (entry.mode === "assistant" ? ", and the engine scores it then." : "."));
+      say(entry.mode === "assistant"
+        ? t("Saved on this tablet, not sent yet: %(label)s. It is sent when the connection returns, and the engine scores it then.", { label: entry.label })
+        : t("Saved on this tablet, not sent yet: %(label)s. It is sent when the connection returns.", { label: entry.label }));
       return refresh();
     });
   }
@@ -173,7 +212,7 @@
   function answered(entry, response) {
     if (response.status === 200 && response.headers.get("HX-Redirect")) {
       return forget(entry.key).then(function () {
-        say("Sent and saved: " + entry.label + ".", "ok");
+        say(t("Sent and saved: %(label)s.", { label: entry.label }), "ok");
         showSaved(entry);
         return true;
       });
@@ -201,14 +240,14 @@
           entry.status = "refused";
           entry.message = Array.prototype.map.call(page.querySelectorAll(".flash.error, p.error"), function (p) {
             return p.textContent.trim();
-          }).join(" ") || "The server refused it.";
+          }).join(" ") || t("The server refused it.");
         }
         entry.uncertain = entry.status === "conflict" && entry.uncertain;
         return keep(entry).then(function () { return true; });
       });
     }
     entry.message = response.status === 401 || response.type === "opaqueredirect"
-      ? "Sign in again to send it." : "The server answered " + response.status + "; it is tried again later.";
+      ? t("Sign in again to send it.") : t("The server answered %(status)s; it is tried again later.", { status: response.status });
     return keep(entry).then(function () { return false; });
   }
   function showSaved(entry) {
@@ -221,20 +260,22 @@
   // ---- what the judge sees: the count, the list, the note on the table's page ----
   function describe(entry) {
     if (entry.account !== ACCOUNT) {
-      return "Entered as " + (entry.accountName || "another account") + ": sign in as them to send it, or drop it.";
+      return t("Entered as %(name)s: sign in as them to send it, or drop it.", { name: entry.accountName || t("another account") });
     }
     if (entry.status === "conflict") {
       var c = entry.conflict || {};
-      var text = "Not sent: the table changed meanwhile. " + (c.by || "Someone") + " saved version " + c.version +
-        (c.figures && c.figures.length ? " (" + c.figures.join("; ") + ")" : "") + ".";
+      var who = { name: c.by || t("Someone"), version: c.version, figures: (c.figures || []).join("; ") };
+      var text = c.figures && c.figures.length
+        ? t("Not sent: the table changed meanwhile. %(name)s saved version %(version)s (%(figures)s).", who)
+        : t("Not sent: the table changed meanwhile. %(name)s saved version %(version)s.", who);
       if (entry.uncertain && c.by === entry.accountName && c.version === entry.version + 1) {
-        text += " It may be this very entry: it reached the server but the answer was lost. Compare, then drop yours if so.";
+        text += " " + t("It may be this very entry: it reached the server but the answer was lost. Compare, then drop yours if so.");
       }
       return text;
     }
-    if (entry.status === "refused") { return "Not sent: " + entry.message; }
-    return "Not sent yet" + (entry.mode === "assistant" ? "; the engine scores it when it is sent" : "") +
-      (entry.message ? ". " + entry.message : ".");
+    if (entry.status === "refused") { return t("Not sent: %(reason)s", { reason: entry.message }); }
+    return (entry.mode === "assistant" ? t("Not sent yet; the engine scores it when it is sent.") : t("Not sent yet.")) +
+      (entry.message ? " " + entry.message : "");
   }
   function button(text, onClick, primary) {
     var b = el("button", "button small" + (primary ? " primary" : ""), text);
@@ -249,32 +290,34 @@
     head.appendChild(el("strong", "", entry.label));
     head.appendChild(document.createTextNode(" "));
     head.appendChild(el("span", "badge " + (entry.status === "queued" ? "warn" : "bad"),
-                        entry.status === "queued" ? "not sent yet" : entry.status === "conflict" ? "conflict" : "refused"));
+                        entry.status === "queued" ? t("not sent yet") : entry.status === "conflict" ? t("conflict") : t("refused")));
     item.appendChild(head);
     item.appendChild(el("p", "", describe(entry)));
-    item.appendChild(el("p", "muted", "Yours (" + entry.mode + ", made from version " + entry.version + "): " +
-      entry.summary.map(function (pair) { return pair[0] + " " + pair[1]; }).join("; ")));
+    item.appendChild(el("p", "muted", t("Yours (%(mode)s, made from version %(version)s): %(figures)s", {
+      mode: entry.mode, version: entry.version,
+      figures: entry.summary.map(function (pair) { return pair[0] + " " + pair[1]; }).join("; ")
+    })));
     var actions = el("div", "actions");
     if (entry.page) {
-      var open = el("a", "button small", "Open the table");
+      var open = el("a", "button small", t("Open the table"));
       open.href = entry.page;
       actions.appendChild(open);
     }
     if (entry.account === ACCOUNT && entry.status === "conflict") {
-      actions.appendChild(button("Send mine over it", function () {
+      actions.appendChild(button(t("Send mine over it"), function () {
         entry.version = entry.conflict.version;
         entry.status = "queued"; entry.conflict = null; entry.uncertain = false; entry.message = "";
         keep(entry).then(flush);
       }, true));
     }
     if (entry.account === ACCOUNT && entry.status === "refused") {
-      actions.appendChild(button("Try again", function () {
+      actions.appendChild(button(t("Try again"), function () {
         entry.status = "queued"; entry.message = "";
         keep(entry).then(flush);
       }));
     }
-    actions.appendChild(button(entry.status === "conflict" ? "Drop mine, keep theirs" : "Drop it", function () {
-      if (window.confirm("Drop the entry for " + entry.label + "? It was never saved on the server.")) {
+    actions.appendChild(button(entry.status === "conflict" ? t("Drop mine, keep theirs") : t("Drop it"), function () {
+      if (window.confirm(t("Drop the entry for %(label)s? It was never saved on the server.", { label: entry.label }))) {
         forget(entry.key).then(refresh);
       }
     }));
@@ -283,16 +326,17 @@
   }
   function refresh() {
     return entries().then(function (all) {
-      var nav = document.querySelector(".topbar nav");
+      // the top bar's status slot (base.html), else its nav (offline.html and older pages)
+      var slot = document.getElementById("topbar-status") || document.querySelector(".topbar nav");
       var count = document.getElementById("offline-count");
-      if (nav && !count) {
+      if (slot && !count) {
         count = el("a", "badge warn offline-count");
         count.id = "offline-count";
         count.href = "#offline-queue";
-        nav.insertBefore(count, nav.firstChild);
+        slot.insertBefore(count, slot.firstChild);
       }
       if (count) {
-        count.textContent = all.length + " not sent yet";
+        count.textContent = tn("%(count)s not sent yet", "%(count)s not sent yet", all.length);
         count.hidden = all.length === 0;
         count.style.display = all.length ? "" : "none";  // the badge class would show it despite hidden
       }
@@ -308,7 +352,7 @@
       if (panel) {
         panel.hidden = all.length === 0;
         panel.style.display = all.length ? "" : "none";
-        panel.replaceChildren(el("h2", "", "Results kept on this tablet"));
+        panel.replaceChildren(el("h2", "", t("Results kept on this tablet")));
         var list = el("ul", "plain");
         all.sort(function (a, b) { return a.created - b.created; }).forEach(function (entry) { list.appendChild(entryItem(entry)); });
         panel.appendChild(list);
@@ -329,9 +373,9 @@
       note.setAttribute("role", "status");
       form.parentNode.insertBefore(note, form);
     }
-    note.textContent = "Not sent yet: this table's entry is kept on this tablet and is sent when the connection returns" +
-      (entry.mode === "assistant" ? "; the engine scores it then, so no score is shown until then." : ".") +
-      " Saving again replaces it.";
+    note.textContent = entry.mode === "assistant"
+      ? t("Not sent yet: this table's entry is kept on this tablet and is sent when the connection returns; the engine scores it then, so no score is shown until then. Saving again replaces it.")
+      : t("Not sent yet: this table's entry is kept on this tablet and is sent when the connection returns. Saving again replaces it.");
     if (!form.hasAttribute("data-offline-filled") && entry.mode === (form.elements.mode || {}).value) {
       // A page reloaded from the kept copy shows the form as it was made: put the entry back in.
       form.setAttribute("data-offline-filled", "");
@@ -379,8 +423,11 @@
       requests.forEach(function (request) {
         var url = new URL(request.url);
         var item = el("li");
-        var link = el("a", "", url.pathname.replace(/^\/events\/(\d+)\/rounds\/(\d+)/, "event $1 · round $2")
-          .replace(/\/tables\/(\d+)/, " · table $1") + (url.search ? " (" + url.search.slice(1) + ")" : ""));
+        var parts = url.pathname.match(/^\/events\/(\d+)\/rounds\/(\d+)(?:\/tables\/(\d+))?/) || [];
+        var where = { event: parts[1], round: parts[2], table: parts[3] };
+        var name = !parts.length ? url.pathname : parts[3]
+          ? t("Event %(event)s · round %(round)s · table %(table)s", where) : t("Event %(event)s · round %(round)s", where);
+        var link = el("a", "", name + (url.search ? " (" + url.search.slice(1) + ")" : ""));
         link.href = url.pathname + url.search;
         item.appendChild(link);
         list.appendChild(item);
@@ -433,8 +480,8 @@
     if (form.hasAttribute("data-offline-cleared")) { return; }
     event.preventDefault();
     entries().then(function (all) {
-      if (all.length && !window.confirm(all.length + (all.length === 1 ? " result entered on this tablet is" : " results entered on this tablet are") +
-          " not sent yet and will be lost. Sign out anyway?")) { return; }
+      if (all.length && !window.confirm(tn("%(count)s result entered on this tablet is not sent yet and will be lost. Sign out anyway?",
+          "%(count)s results entered on this tablet are not sent yet and will be lost. Sign out anyway?", all.length))) { return; }
       Promise.all([forgetAll(), clearPages(), setMeta("account", "")]).then(function () {
         form.setAttribute("data-offline-cleared", "");
         form.submit();
@@ -457,6 +504,7 @@
         return null;
       });
     }
+    translateStaticPage();
     ready.then(refresh).then(function () {
       listKeptPages();
       if (ACCOUNT && WORKER && navigator.serviceWorker) {

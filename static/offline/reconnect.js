@@ -11,6 +11,15 @@
   var POLL_TIMEOUT_MS = 4000;
   var misses = 0;
   var lastAnswer = Date.now();
+  // The notice in the page's language: the layout renders it (translated) into data-reconnecting
+  // on this script's tag, or the page's strings block (base.html); else English.
+  var TEXT = (function () {
+    var english = "Reconnecting… the game goes on as soon as the connection returns.";
+    var own = document.currentScript && document.currentScript.getAttribute("data-reconnecting");
+    if (own) { return own; }
+    var block = document.getElementById("page-strings");
+    try { return (block && JSON.parse(block.textContent)[english]) || english; } catch (ignored) { return english; }
+  })();
 
   function isPoll(detail) {
     var source = detail && detail.elt;
@@ -24,7 +33,7 @@
       note = document.createElement("p");
       note.id = "reconnecting";
       note.className = "flash warning";
-      note.textContent = "Reconnecting… the game goes on as soon as the connection returns.";
+      note.textContent = TEXT;
       box.appendChild(note);
     } else if (!show && note) {
       note.remove();
