@@ -14,7 +14,7 @@ from sqlmodel import Session, col, func, select
 from ..models import PLAYED_STATUSES, AuditEntry, Event, GameTable, Player, Round, Seat
 from . import registry, text
 from .errors import InputError
-from .guard import StaleChange, lock
+from .guard import StaleChange, begin_write
 from .paging import Page, page_of
 from .text import from_spreadsheet_cell
 from .translate import _
@@ -298,9 +298,14 @@ def check_in_many(session: Session, event_id: int, player_ids: Sequence[int], ac
     form listing a player who has since been removed or dropped is stale (StaleChange, nothing
     saved); one already checked in by someone else stays checked in. Players added after the form
     was shown are not in it, so they are not checked in by it."""
-    lock(session, Event, event_id)  # one bulk check-in at a time, and no drop half-way through
+    # The players' rows locked, in id order (SQLite: the whole database): a drop of one of them
+    # waits for this commit, or came first and is seen. Not the event's row: a drop's audit entry
+    # takes a key-share lock on it while holding the player's, which would deadlock.
+    begin_write(session)
     wanted = set(player_ids)
-    players = session.exec(select(Player).where(Player.event_id == event_id, col(Player.id).in_(wanted))).all()
+    players = session.exec(select(Player).where(Player.event_id == event_id, col(Player.id).in_(wanted))
+                           .order_by(col(Player.id)).with_for_update()
+                           .execution_options(populate_existing=True)).all()
     if len(players) != len(wanted) or any(player.dropped for player in players):
         raise StaleList()
     changed = [player for player in players if not player.checked_in]
