@@ -218,3 +218,41 @@ def test_screenshots_for_the_record(server: tuple[str, Any], browser: BrowserThr
         page.close()
 
     browser.run(scenario)
+
+
+def test_phone_frame_and_standings_one_line_per_player(server: tuple[str, Any], browser: BrowserThread) -> None:
+    """At 390 px: the top bar is one line with its menu, the event's tabs one sideways-scrolling
+    row, and each standing one line (rank, name, points) whose tie-break figures open on a tap."""
+    def scenario(chromium: Any) -> None:
+        base, _ = server
+        page, problems = signed_in_page(chromium, base, VIEWPORTS["phone"])
+        page.goto(base + "/events/1/standings")
+        assert page.locator("header.topbar").bounding_box()["height"] <= 70
+        tabs = page.locator("ul.event-nav")
+        assert tabs.bounding_box()["height"] <= 70  # one row, not three
+        assert tabs.get_by_role("link", name="Standings").is_visible()  # the current tab is scrolled into view
+        rows = page.locator("table.standings tbody tr")
+        assert rows.count() >= 8
+        for index in range(rows.count()):
+            row = rows.nth(index)
+            if "dropped" in (row.get_attribute("class") or ""):
+                continue  # the badge may take a second line
+            assert row.bounding_box()["height"] < 60, row.inner_text()
+        first = rows.first
+        assert not first.get_by_text("Opponents' average").is_visible()
+        first.locator("summary").click()
+        assert first.get_by_text("Opponents' average").is_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 1
+        # the menu opens without leaving the page, every entry a full tap target
+        page.locator("details.site-menu > summary").click()
+        entries = page.locator(".site-menu-panel a, .site-menu-panel button")
+        assert entries.count() >= 10
+        for index in range(entries.count()):
+            assert entries.nth(index).bounding_box()["height"] >= 44
+        page.get_by_role("link", name="Accounts").click()
+        page.wait_for_url(base + "/organizers")
+        assert page.request.get(base + "/favicon.ico").status == 200
+        assert problems == []
+        page.close()
+
+    browser.run(scenario)
