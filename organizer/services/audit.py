@@ -13,7 +13,7 @@ from sqlmodel import Session, col, func, select
 
 from ..models import AuditEntry, GameTable, Round
 from .paging import Page, page_of
-from .translate import N_, _, format_number, ngettext, species_name
+from .translate import LANGUAGES, N_, _, format_number, ngettext, species_name
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,10 @@ def _changes(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[str
         if old.get(key) == new.get(key):
             continue
         label = _(_SETTING_LABELS[key]) if key in _SETTING_LABELS else key
-        lines.append(_("%(setting)s: %(old)s → %(new)s", setting=label, old=_value(old.get(key)), new=_value(new.get(key))))
+        before, after = old.get(key), new.get(key)
+        if key == "language":  # each language named in itself, as the form lists them
+            before, after = LANGUAGES.get(str(before), before), LANGUAGES.get(str(after), after)
+        lines.append(_("%(setting)s: %(old)s → %(new)s", setting=label, old=_value(before), new=_value(after)))
     return lines
 
 

@@ -50,13 +50,13 @@ class EventInput:
 
 
 def _languages() -> tuple[str, ...]:
-    from ..i18n import LANGUAGES  # the web layer's list; imported late, services load without Flask first
+    from .translate import LANGUAGES  # framework-free, shared with the web layer (organizer.i18n)
 
     return tuple(LANGUAGES)
 
 
 def _valid_time_zone(name: str) -> bool:
-    from ..i18n import valid_time_zone
+    from .translate import valid_time_zone
 
     return valid_time_zone(name)
 

@@ -161,7 +161,7 @@ def test_settings_changes_are_listed_one_per_line(signed_in: FlaskClient, sessio
     assert "Event settings changed." in changed
     assert "Name: Spring Open → Spring Open II" in changed
     assert "Time zone: UTC → America/New_York" in changed
-    assert "Language: en → de" in changed
+    assert "Language: English → Deutsch" in changed
 
 
 def test_an_unknown_kind_of_entry_still_reads_as_text(signed_in: FlaskClient, session: Session, event: Event) -> None:
