@@ -161,3 +161,18 @@ def test_an_unknown_time_zone_or_language_is_refused_beside_its_field(signed_in:
     assert "listed languages" in error_beside(response.text, "language")
     assert 'value="Mars/Olympus"' in response.text  # what was typed stays
     assert session.exec(select(Event).where(Event.name == "Autumn Cup")).first() is None
+
+
+def test_event_pages_render_in_every_language_and_errors_have_a_title(signed_in: FlaskClient, event: Event) -> None:
+    """Issue 14: the pages of this area answer in each shipped language (the catalogs fill in the
+    words; a missing one falls back to English, never to an error)."""
+    for language in ("de", "fr", "es", "nl", "en"):
+        headers = {"Accept-Language": language}
+        for path in ("/", f"/events/{event.id}", f"/events/{event.id}/edit", "/events/new", f"/events/{event.id}/audit",
+                     f"/events/{event.id}/staff", "/organizers"):
+            response = signed_in.get(path, headers=headers)
+            assert response.status_code == 200, (language, path)
+            assert '<html lang="' + language in response.text, (language, path)
+    missing = signed_in.get("/events/999999")
+    assert missing.status_code == 404 and "<h1>Page not found</h1>" in missing.text
+    assert "There is nothing at this address." in missing.text
