@@ -237,8 +237,8 @@ def update_event(session: Session, event: Event, data: EventInput, actor: str, s
         raise InputError({"": _("This event no longer exists.")})
     event = locked
     assert event.id is not None
-    guard.check_version(event.version, seen_version, "The event",
-                        "The form now shows its settings as they are; make your change again.")
+    guard.check_version(event.version, seen_version, _("The event"),
+                        _("The form now shows its settings as they are; make your change again."))
     started = rounds_started(session, event.id)
     errors: dict[str, str] = {}
     if started:
