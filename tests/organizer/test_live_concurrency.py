@@ -145,8 +145,9 @@ def test_restart_in_the_middle_of_a_draft(database_url: str, tmp_path: Path) -> 
         again = SeatClient(restarted.test_client(), seats[0].token, 0)
         page_after = again.page()
         assert true_state(restarted, table_id).version == before.version
-        choice = f"Your choice: <strong>{chosen}</strong>"
-        assert choice in page_after and choice in page_before
+        for page in (page_before, page_after):
+            note = page.split('class="pending-note">', 1)[1].split("</p>", 1)[0]
+            assert "Your choice:" in note and f'title="{chosen.card}"' in note  # type: ignore[union-attr]
         state = play_whole_game(restarted, view, random.Random(2))
         assert state.is_terminal()
         log = stored_log(restarted, table_id)

@@ -48,7 +48,7 @@ def test_seat_page_shows_only_that_seats_hand(sqlite_app: Flask, sqlite_session:
     action = random.Random(1).choice(state.legal_actions(0))
     response = seats[0].post(form_of(action))
     note = response.text.split('class="pending-note">', 1)[1].split("</p>", 1)[0]
-    assert "Your choice:" in note and f'title="{action.card}"' in note  # type: ignore[attr-defined]
+    assert "Your choice:" in note and f'title="{action.card}"' in note  # type: ignore[union-attr]
     assert "pick " not in note  # the screen speaks of cards, not of the engine's action text
     other = seats[1].page()
     assert str(action) not in other and f"{view.seats[0].player.name} ✓" in other  # type: ignore[union-attr]
