@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .translate import N_, _
+
 #: Characters that show nothing although Unicode files them as letters or symbols: the Hangul
 #: fillers, the braille blank, the combining grapheme joiner, Khmer's invisible vowels, and the
 #: variation selectors. With the format, control and space categories they are what a name made
@@ -16,8 +18,8 @@ _SHOWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u18
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"})
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
-NUL_MESSAGE = "Text may not contain the NUL character (\\0)."
-DIGITS_HINT = "digits 0-9 only"
+NUL_MESSAGE = N_("Text may not contain the NUL character (\\0).")
+DIGITS_HINT = N_("digits 0-9 only")
 
 
 def invisible(char: str) -> bool:
@@ -41,11 +43,11 @@ def name_problem(name: str, max_length: int, missing: str) -> str | None:
     if stored is not None:
         return stored
     if any(unicodedata.category(char) == "Cc" for char in name):
-        return "A name may not contain control characters."
+        return _("A name may not contain control characters.")
     if all(invisible(char) for char in name):
-        return "A name needs letters or signs that show: this one is only invisible characters."
+        return _("A name needs letters or signs that show: this one is only invisible characters.")
     if len(name) > max_length:
-        return f"Keep the name to {max_length} characters or fewer."
+        return _("Keep the name to %(most)d characters or fewer.", most=max_length)
     return None
 
 
@@ -61,9 +63,9 @@ def text_problem(text: str) -> str | None:
     """What no stored text may hold: NUL (PostgreSQL refuses it in any text column) and lone
     surrogates (a JSON file can spell one as "\\ud800"; no database can store it)."""
     if "\x00" in text:
-        return NUL_MESSAGE
+        return _(NUL_MESSAGE)
     if any(0xD800 <= ord(char) <= 0xDFFF for char in text):
-        return "Text may not contain a lone surrogate (half of a UTF-16 pair)."
+        return _("Text may not contain a lone surrogate (half of a UTF-16 pair).")
     return None
 
 
