@@ -11,11 +11,12 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session
 
 from organizer.db import make_engine, upgrade_database
 from tests.browser.conftest import PHONE, TABLET, no_js_errors, shot
+from tests.browser.test_every_page import AXE, AXE_RUN, BROKEN_WORDS, SMALL_TARGETS
 from tests.faults.harness import ServerProcess
 from tests.organizer.practice_games import finished_practice
 
@@ -114,3 +115,31 @@ def test_the_end_of_a_game_says_your_result_first_and_fits_the_screen(finished_g
     shot(page, f"43-replay-{mode}")
     assert not small_targets(page, ".replay-nav .button")
     no_js_errors(page)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_the_form_the_ends_and_the_replays_pass_the_room_checks(browser: Browser, finished_games: Any,
+                                                                viewport: dict[str, int]) -> None:
+    """axe-core finds nothing serious, no tap target is small, no word is broken, nothing is wider
+    than the screen: with every fold (points by species, the list of moves) open."""
+    server, tokens = finished_games
+    # bypass_csp: the app's Content-Security-Policy (rightly) refuses the injected axe script
+    context = browser.new_context(viewport=viewport, has_touch=True, device_scale_factor=1, bypass_csp=True)
+    page = context.new_page()
+    paths = ["/practice"] + [f"/practice/{t}" for t in tokens.values()]
+    paths += [f"/replay/practice/{t}" for t in tokens.values()] + [f"/replay/practice/{tokens['standard']}?step=3"]
+    problems = []
+    for path in paths:
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        if path == "/practice":
+            page.get_by_text("Draft against bots").click()
+            page.get_by_text("4", exact=True).click()
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate(AXE_RUN) + page.evaluate(SMALL_TARGETS) + page.evaluate(BROKEN_WORDS)
+        if page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") > 1:
+            found.append("wider than the screen")
+        problems += [f"{path}: {problem}" for problem in found]
+    context.close()
+    assert not problems, "\n".join(problems[:15])
