@@ -21,7 +21,7 @@ from ..models import Event, GameTable, Round
 from . import live_log, live_seats, live_tables
 from . import practice as practice_service
 from .live_view import CardFace, Screen, build_screen, face
-from .translate import _
+from .translate import _, format_number
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,14 @@ def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
     reason = bot.last_reason
     if not isinstance(reason, Reason) or reason.playouts == 0:
         return _("The strong bot: the move it rates best (it searches only the last turns).")
-    text = _("The strong bot: %(reason)s.", reason=str(reason))
+    if reason.runner_up is None or reason.runner_up_value is None:
+        text = _("The strong bot: %(move)s: the only candidate (%(playouts)s playouts).", move=reason.action,
+                 playouts=format_number(reason.playouts))
+    else:
+        text = _("The strong bot: %(move)s: expected result %(value)s against %(other_value)s for %(other)s "
+                 "(%(playouts)s playouts).", move=reason.action, value=format_number(round(reason.value, 2)),
+                 other_value=format_number(round(reason.runner_up_value, 2)), other=reason.runner_up,
+                 playouts=format_number(reason.playouts))
     if str(chosen) != logged:
         text += " " + _("(At the table its time cap cut the search short; asked again it prefers %(move)s.)",
                         move=str(chosen))
