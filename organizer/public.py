@@ -255,9 +255,14 @@ def player_url(player: Player) -> str:
 def player_link(event_id: int, player_id: int) -> Any:
     """The player's personal link and its QR code, for the organizer's players page (htmx)."""
     found, listed = _event_player(event_id, player_id)
-    return render_template("players/_link.html", event=found, player=listed, url=player_url(listed),
+    return render_template(_link_template(), event=found, player=listed, url=player_url(listed),
                            qr=qr_svg(player_url(listed), 200),
                            can_mail=mail.settings_from(current_app.config) is not None), 200, _PRIVATE
+
+
+def _link_template() -> str:
+    """The link's card for the players page (htmx), or a whole page when opened by itself."""
+    return "players/_link.html" if htmx and not htmx.boosted else "public/player_link_page.html"
 
 
 @bp.get("/events/<int:event_id>/players/<int:player_id>/card.pdf")
@@ -301,7 +306,7 @@ def send_link(event_id: int, player_id: int) -> Any:
             mail.send(settings_, message_)
         except InputError as bad:
             status, message = 422, " ".join(bad.errors.values())
-    return render_template("players/_link.html", event=found, player=listed, url=player_url(listed),
+    return render_template(_link_template(), event=found, player=listed, url=player_url(listed),
                            qr=qr_svg(player_url(listed), 200), can_mail=settings_ is not None,
                            message=message, failed=status != 200), status, _PRIVATE
 
