@@ -163,6 +163,11 @@ _MY_STEP = {
     Phase.DISCARD: N_("Discard a card from your hand onto your discard pile."),
     Phase.GIVE: N_("Give Q a card from your hand."),
 }
+#: solo: one discard pile, and the turn ends by giving Q a card
+_MY_SOLO_STEP = {
+    Phase.DRAW1: N_("Draw your first card: from the draw pile or the top of the discard pile."),
+    Phase.DRAW2: N_("Draw your second card: from the draw pile or the top of the discard pile."),
+}
 _THEIR_STEP = {
     Phase.DRAW1: N_("%(name)s draws a first card."),
     Phase.DRAW2: N_("%(name)s draws a second card."),
@@ -277,7 +282,9 @@ def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
         actor = turns.actor
         screen.headline = ngettext("Turn %(turn)d · %(num)d card in the draw pile",
                                    "Turn %(turn)d · %(num)d cards in the draw pile", turns.draw_pile, turn=turns.turn)
-        if actor == viewer and phase in _MY_STEP:
+        if actor == viewer and view.mode == "solo" and phase in _MY_SOLO_STEP:
+            screen.step = _(_MY_SOLO_STEP[phase])
+        elif actor == viewer and phase in _MY_STEP:
             screen.step = _(_MY_STEP[phase])
         elif phase in _THEIR_STEP:
             screen.step = _(_THEIR_STEP[phase], name=names[actor])
