@@ -154,7 +154,12 @@ def test_check_in_counts_search_and_check_in_these(server: tuple[str, Any], brow
             row.get_by_role("button", name="Check in", exact=True).wait_for()
         playwright_api.expect(counts).to_have_text(f"({total} registered, {total - 1} checked in)")
         questions: list[str] = []
-        page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.accept()))
+
+        def answer(dialog: Any) -> None:
+            questions.append(dialog.message)
+            dialog.accept()
+
+        page.once("dialog", answer)
         page.get_by_role("button", name="Check in this one (1)").click()
         playwright_api.expect(page.get_by_text("1 player checked in.")).to_be_visible()
         assert questions == ["Check in the 1 player named “moss” who is not checked in yet?"]
