@@ -94,6 +94,10 @@ def test_a_chosen_card_survives_the_poll_and_a_reload_then_the_pick_completes(tm
         assert not cards_without_code(phone)
         look(phone, "seat-draft-start")
 
+        help_box = live.locator("details.live-help")
+        if help_box.count():  # the "how this game works" box stays open across the poll's swaps
+            help_box.locator("summary").click()
+            expect(help_box).to_have_attribute("open", "")
         chosen = str(hand[2])
         labels.nth(2).click()
         assert live.locator(f"input[name=card][value='{chosen}']").is_checked()
@@ -107,6 +111,8 @@ def test_a_chosen_card_survives_the_poll_and_a_reload_then_the_pick_completes(tm
         phone.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{before}'",
                                 timeout=10_000)
         expect(live.locator(f"input[name=card][value='{chosen}']")).to_be_checked()
+        if help_box.count():
+            expect(help_box).to_have_attribute("open", "")
 
         # a reload (a phone waking up) keeps it too, while the situation is the same
         phone.reload()
