@@ -9,11 +9,13 @@ import html
 import re
 from datetime import UTC, datetime
 
+import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from organizer.models import Event, Result, Round, Seat
 from organizer.services import rounds as service
+from organizer.services.errors import InputError
 
 from .conftest import HX, add_players
 
@@ -134,3 +136,35 @@ def test_the_live_overview_is_one_card_per_table(signed_in: FlaskClient, session
     assert "Progress" in card_one and card_one.count("Bot plays this seat") == 4  # the dropped player's seat too
     assert f"{quitter.name}</strong>" in card_one and "Dropped" in card_one
     assert "Play it on the players' devices" in card_two and "Dropped" not in card_two
+
+
+def test_the_rounds_messages_go_through_gettext(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sentence the round services write is asked of the catalog (issue 14): with a
+    pseudo-language that brackets what it translates, none comes out bare."""
+    from organizer.services import live_overview, seat_order, seating, translate
+
+    def pseudo(message: str, **values: object) -> str:
+        return "«" + (message % values if values else message) + "»"
+
+    def pseudo_plural(singular: str, plural: str, num: int, **values: object) -> str:
+        values.setdefault("num", num)
+        return pseudo(singular if num == 1 else plural, **values)
+
+    monkeypatch.setitem(translate._installed, "gettext", pseudo)  # noqa: SLF001
+    monkeypatch.setitem(translate._installed, "ngettext", pseudo_plural)  # noqa: SLF001
+    effect = service.SwapEffect((1, 0), (2, 1), ("Ada Lovelace", 2), ("Ben Ng", 5))
+    assert effect.swapped == "«Ada Lovelace (Table 2) and Ben Ng (Table 5) swapped.»"
+    assert effect.message.startswith("«After this swap: «1 repeated seat (was 2)»")
+    assert service.status_name("published") == "«published»"
+    assert seat_order.seat_label(0, 4) == "«1 (start)»" and seat_order.seat_label(3, 4) == "«4 (dealer)»"
+    with pytest.raises(seating.SeatingError) as refused:
+        seating.table_sizes(1, 4)
+    assert str(refused.value).startswith("«")
+    with pytest.raises(InputError) as bad:
+        service.seed_from_text("abc")
+    assert bad.value.errors["seed"] == "«A seed is a whole number from 0 to 2147483647; leave empty for a random one.»"
+    from engine import Phase, Progress
+
+    progress = Progress(mode="standard", phase=Phase.DRAW1, finished=False, awaiting=(0,), actor=0, actor_name="Ada",
+                        turn=3, round=None, rounds=None, pick=None, picks_per_round=None, draw_pile=1, cards_in_hands=28)
+    assert live_overview.describe_progress(progress) == ("«turn 3, Ada: «draws a first card»»", "«1 card in the draw pile»")
