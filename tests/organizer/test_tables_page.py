@@ -34,6 +34,9 @@ def test_a_live_table_shows_its_game_and_refuses_paper_entry(signed_in: FlaskCli
     page = signed_in.get(url(event)).text
     assert "Playing on the players' devices" in html.unescape(page) and "round 1 of 3, pick 1 of 7" in page
     assert "Enter the result" not in page and 'name="pad_' not in page
+    # it follows the game by itself (an HTMX GET of the table's fragment)
+    assert re.search(r'id="live-state" hx-get="/events/\d+/rounds/1/tables/1"\s+hx-trigger="every 10s"', page)
+    assert 'id="live-state"' in signed_in.get(url(event), headers={"HX-Request": "true"}).text
     # the way back is labelled, and its confirmation says what happens to the game
     confirm = re.search(r'action="[^"]*/tables/1/paper"\s+data-confirm="([^"]*)"', page)
     assert confirm and "Switch Table 1 back to paper?" in html.unescape(confirm.group(1))
