@@ -170,7 +170,8 @@ def draw_arboretum(canvas: Canvas, player: PlayerSheet, edition: Edition, x: flo
         points = []
         for cx, cy in score.path:
             ox, oy = origin(cx, cy)
-            points.append((ox + size * 0.56 + offset, oy + size * 0.42 + offset))
+            # through the card's middle band: clear of the value and code above and the name below
+            points.append((ox + size * 0.56 + offset, oy + size * 0.40 + offset))
         hex_value = species_hex(edition, score.species)
         width = max(2.5, size * 0.13)
         canvas.saveState()
@@ -184,7 +185,7 @@ def draw_arboretum(canvas: Canvas, player: PlayerSheet, edition: Edition, x: flo
             for point in points[1:]:
                 line.lineTo(*point)
             canvas.drawPath(line, stroke=1, fill=0)
-        for (px, py), radius in ((points[0], width * 0.9), (points[-1], width * 1.3)):
+        for (px, py), radius in ((points[0], width * 0.7), (points[-1], width * 0.95)):
             canvas.setFillColor(hex_color(hex_value))
             canvas.setStrokeColor(INK)
             canvas.setLineWidth(1.2)

@@ -120,7 +120,8 @@ AXE_RUN = """async () => {
 
 SMALL_TARGETS = """() => {
   const found = [];
-  for (const e of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]')) {
+  const targets = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]';
+  for (const e of document.querySelectorAll(targets)) {
     if (!e.checkVisibility({visibilityProperty: true})) continue;
     let box = e.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;
@@ -146,7 +147,8 @@ BROKEN_WORDS = """() => {
   while (walker.nextNode()) {
     const node = walker.currentNode;
     const parent = node.parentElement;
-    if (!parent || !parent.checkVisibility({visibilityProperty: true}) || parent.closest('script, style, .visually-hidden')) continue;
+    if (!parent || !parent.checkVisibility({visibilityProperty: true})) continue;
+    if (parent.closest('script, style, .visually-hidden')) continue;
     const words = /[^\\s\\-\u2010\u2013\u2014\\/\u00b7,:;()]{2,}/gu;
     let match;
     while ((match = words.exec(node.textContent))) {
