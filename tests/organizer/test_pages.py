@@ -24,7 +24,7 @@ PAGES = {
     "/events/{id}/rounds/1/tables/3?mode=scorepad": 'data-sum=',
     "/events/{id}/rounds/1/tables/3?mode=assistant": 'name="case_file"',
     "/events/{id}/standings": 'id="standings"',
-    "/events/{id}/audit": "<table",
+    "/events/{id}/audit": "<ol class=\"audit-entries\"",
     "/events/{id}/projector": 'id="projector"',
     "/organizers": 'id="accounts-panel"',
 }

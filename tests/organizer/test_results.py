@@ -270,7 +270,7 @@ def test_disputes_are_listed_for_the_organizer(signed_in: FlaskClient, session: 
     assert "Disputed results wait for you" not in signed_in.get(f"/events/{event.id}").text
     signed_in.post(url(event, "dispute"), data={"version": 1, "note": "Bo's Oak path was 9"})
     page = signed_in.get(f"/events/{event.id}").text
-    assert "Disputed results wait for you" in page and "Round 1, table 1</a>: Bo&#39;s Oak path was 9" in page
+    assert "Disputed results wait for you" in page and "Round 1, Table 1</a>: Bo&#39;s Oak path was 9" in page
 
 
 def test_reopen_a_closed_round_to_correct_a_result(signed_in: FlaskClient, session: Session, event: Event) -> None:
