@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
+
 from organizer.models import Event
 from organizer.offline import SCRIPT_PLURALS, SCRIPT_STRINGS
 
