@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, g, redirect, request
+from flask import Blueprint, Flask, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_timezone, gettext, ngettext, refresh
 from werkzeug.wrappers import Response
 
@@ -37,6 +37,8 @@ def select_locale() -> str:
     forced = g.get("event_language")
     if forced in LANGUAGES:
         return str(forced)
+    if not has_request_context():  # a command or a job: the event's language when set, else English
+        return DEFAULT_LANGUAGE
     chosen = request.cookies.get(LANGUAGE_COOKIE)
     if chosen in LANGUAGES:
         return str(chosen)

@@ -22,18 +22,18 @@ from typing import Any, TypeVar
 from sqlmodel import Session, SQLModel, select
 
 from .errors import InputError
+from .translate import _
 
 Row = TypeVar("Row", bound=SQLModel)
 
-STALE = "changed since you opened it; nothing was saved"
-
-
 class StaleChange(InputError):
     """A form made from a version that no longer holds: nothing was saved. The message (key "")
-    says so; the page shows the current state beside it."""
+    says so; the page shows the current state beside it. ``what`` names the thing, translated
+    ("The event"); the sentence around it is translated whole."""
 
-    def __init__(self, what: str, hint: str = "Check it as it is now and try again.") -> None:
-        super().__init__({"": f"{what} {STALE}. {hint}"})
+    def __init__(self, what: str, hint: str | None = None) -> None:
+        sentence = _("%(what)s changed since you opened it; nothing was saved.", what=what)
+        super().__init__({"": f"{sentence} {hint or _('Check it as it is now and try again.')}"})
 
 
 def begin_write(session: Session) -> None:
@@ -62,7 +62,7 @@ def lock(session: Session, model: type[Row], row_id: int | None) -> Row | None:
     ).first()
 
 
-def check_version(current: int, seen: int, what: str, hint: str = "Check it as it is now and try again.") -> None:
+def check_version(current: int, seen: int, what: str, hint: str | None = None) -> None:
     """Refuse a form made from version ``seen`` when the row (read under :func:`lock`) is at
     ``current``."""
     if current != seen:

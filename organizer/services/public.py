@@ -278,8 +278,8 @@ def update_settings(session: Session, event: Event, settings: PublicSettings, ac
     locked = guard.lock(session, Event, event.id)
     if locked is None:
         raise InputError({"": _("This event no longer exists.")})
-    guard.check_version(locked.version, seen_version, "The event",
-                        "The form now shows its settings as they are; make your change again.")
+    guard.check_version(locked.version, seen_version, _("The event"),
+                        _("The form now shows its settings as they are; make your change again."))
     old = {"public_page": locked.public_page, "self_check_in": locked.self_check_in,
            "self_report": locked.self_report, "attention_minutes": locked.attention_minutes}
     new = {"public_page": settings.public_page, "self_check_in": settings.self_check_in,
