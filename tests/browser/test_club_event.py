@@ -152,7 +152,7 @@ def enter_result(page: Page, base: str, event: str, table: int, mode: str) -> li
     page.get_by_role("button", name="Save result").click()
     expect(page.locator("#stored-result")).to_be_visible()
     page.get_by_role("button", name="Organizer confirms").click()
-    expect(page.locator("#stored-result h2 .badge")).to_have_text("confirmed")
+    expect(page.locator("#stored-result h2 .badge")).to_have_text("✓ confirmed")  # a symbol beside the word
     shot(page, f"08-table{table}-confirmed")
     no_js_errors(page)
     return names
@@ -199,6 +199,6 @@ def test_a_club_event_from_first_run_to_the_projector(empty_server: ServerProces
         phone.goto(base + path)
         expect(phone.get_by_text(expected).first).to_be_attached()
         if "table3" in name:
-            expect(phone.locator("#stored-result h2 .badge")).to_have_text("confirmed")
+            expect(phone.locator("#stored-result h2 .badge")).to_have_text("✓ confirmed")
         shot(phone, name)
     no_js_errors(phone)
