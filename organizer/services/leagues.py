@@ -204,18 +204,20 @@ def _tallies(session: Session, events: dict[int, Event], event_ids: list[int]) -
                col(Result.status) != ResultStatus.DISPUTED)).all()
     all_seats: list[list[dict[str, Any]]] = json.loads("[" + ",".join(row[0] or "[]" for row in rows) + "]")
     units: dict[int, dict[int, list[int]]] = {e: {} for e in event_ids}
+    # per event, read once: its scheme and edition (model attributes cost a lookup each)
+    schemes = {e: (standings.SCHEMES[events[e].point_scheme].table_units, events[e].edition) for e in event_ids}
     tiebreaks: dict[tuple[str, str], bool] = {}
     for seats, (_text, table_id, round_number, round_format, event_id) in zip(all_seats, rows, strict=True):
-        event = events[event_id]
-        tiebreak = tiebreaks.get((event.edition, round_format))
+        table_units, edition = schemes[event_id]
+        tiebreak = tiebreaks.get((edition, round_format))
         if tiebreak is None:
-            tiebreak = tiebreaks[(event.edition, round_format)] = species_tiebreak(event.edition, round_format)
+            tiebreak = tiebreaks[(edition, round_format)] = species_tiebreak(edition, round_format)
         table = standings.TableResult(
             table_id, round_number,
             [standings.SeatResult(seat_player_id(table_id, i, s.get("player_id")), int(s["points"]),
                                   int(s["species_count"])) for i, s in enumerate(seats)],
             tiebreak)
-        points = standings.SCHEMES[event.point_scheme].table_units(table)
+        points = table_units(table)
         tally = units[event_id]
         for seat in table.seats:
             figures = tally.get(seat.player_id)

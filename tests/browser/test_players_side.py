@@ -78,6 +78,15 @@ def secrets(database_url: str) -> dict[str, list[str]]:
     return found
 
 
+ENTERED = re.compile(r"Result entered, waiting for confirmation \(version 1\)")
+CONFIRMED = re.compile(r"Result confirmed \(version 1\)")
+
+
+def result_of(page: Page) -> Any:
+    """The state of the table's result as the player's page says it."""
+    return page.locator("#player-status h3.result-heading")
+
+
 def qr_link(page: Page) -> str:
     import zxingcpp
     from PIL import Image
@@ -147,11 +156,11 @@ def test_eight_phones(new_device: Any, tmp_path: Path) -> None:
         for field in form.locator("input[name^=species_]").all():
             field.fill("4")
         form.get_by_role("button", name="Send the result").click()
-        expect(first.locator("#player-status h3.result-heading")).to_have_text(re.compile(r"Result entered, waiting for confirmation \(version 1\)"))
+        expect(result_of(first)).to_have_text(ENTERED)
         for name in tables[1][1:]:
             phones[name].reload()
             phones[name].get_by_role("button", name="I agree").click()
-        expect(phones[tables[1][-1]].locator("#player-status h3.result-heading")).to_have_text(re.compile(r"Result confirmed \(version 1\)"))
+        expect(result_of(phones[tables[1][-1]])).to_have_text(CONFIRMED)
 
         # table 2 with the scoring assistant, then a dispute the organizer settles
         second = phones[tables[2][0]]
@@ -168,12 +177,12 @@ def test_eight_phones(new_device: Any, tmp_path: Path) -> None:
         for index, hand in enumerate(form.locator("input[name^=hand_]").all()):
             hand.fill(", ".join(f"{in_play[2 * index + 1]} {value}" for value in range(1, 8)))
         form.get_by_role("button", name="Send the result").click()
-        expect(second.locator("#player-status h3.result-heading")).to_have_text(re.compile(r"Result entered, waiting for confirmation \(version 1\)"))
+        expect(result_of(second)).to_have_text(ENTERED)
         doubter = phones[tables[2][1]]
         doubter.reload()
         doubter.get_by_label("Something wrong?").fill("Bram's hand had the 8")
         doubter.get_by_role("button", name="Dispute").click()
-        expect(doubter.locator("#player-status h3.result-heading")).to_have_text(re.compile(r"Result disputed: the organizer checks it \(version 1\)"))
+        expect(result_of(doubter)).to_have_text(re.compile(r"Result disputed: the organizer checks it \(version 1\)"))
 
         organizer.goto(f"{base}/events/{event_id}/rounds/1")
         expect(organizer.locator("#attention")).to_contain_text("disputed")
@@ -182,7 +191,7 @@ def test_eight_phones(new_device: Any, tmp_path: Path) -> None:
         organizer.get_by_role("button", name=re.compile("Organizer confirms")).click()
         expect(organizer.locator("h2 .badge")).to_have_text(re.compile(r"\bconfirmed$"))
         doubter.reload()
-        expect(doubter.locator("#player-status h3.result-heading")).to_have_text(re.compile(r"Result confirmed \(version 1\)"))
+        expect(result_of(doubter)).to_have_text(CONFIRMED)
 
         found = secrets(database_url)
         own = {tokens[name] for name in NAMES}
