@@ -87,8 +87,9 @@ def round_pack_pdf(event_id: int, number: int) -> Any:
     event = load_event(event_id)
 
     def make() -> bytes:
+        public = url_for("public.event", code=event.public_code, _external=True)
         return round_pack(service.round_pack_data(get_session(), event, number, _table_url(event), seat_url,
-                                                    requested_paper()))
+                                                    requested_paper(), public_url=public))
 
     back = url_for("rounds.show", event_id=event_id, number=number)
     if service.round_missing(get_session(), event, number):

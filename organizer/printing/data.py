@@ -74,6 +74,9 @@ class RoundPackData:
     paper: Paper = "a4"
     #: Free text under the title, e.g. the date and venue.
     subtitle: str | None = None
+    #: The event's public page (issue 12), printed as a QR code on the first page so players
+    #: scan it to find their table; None when the organizer switched the page off.
+    public_url: str | None = None
 
 
 # -- score sheet ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Spacer
+from reportlab.platypus import Flowable, Spacer, Table
 
 from engine.cards import Edition, edition_species, species_count
 from engine.errors import CardError
@@ -109,6 +109,20 @@ def seat_cell(seat: SeatInfo) -> CellText:
     """A name on one line, or two when it is long (never cut or tiny), the start player and dealer below."""
     marks = [text for text, on in ((_("start player"), seat.is_start), (_("dealer"), seat.is_dealer)) if on]
     return CellText(seat.player, BOLD, note=" · ".join(marks) or None)
+
+
+class QrCode(Flowable):
+    """A QR code as a flowable, for the top of a list page."""
+
+    def __init__(self, url: str, side: float) -> None:
+        super().__init__()
+        self._url, self._side = url, side
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return self._side, self._side
+
+    def draw(self) -> None:
+        draw_qr(self.canv, self._url, 0, 0, self._side)
 
 
 def slip_order(count: int, per_page: int) -> list[list[int | None]]:
@@ -217,8 +231,17 @@ def round_pack(data: RoundPackData) -> bytes:
         seats = sorted(table.seats, key=lambda s: s.seat)
         label = CellText(str(table.number), BOLD, note=_("digital") if table.digital else None)
         rows.append([label] + [seat_cell(s) for s in seats] + [""] * (widest - len(seats)))
-    story.flow(para(_("Seating: round %(round)d", round=data.round_number), TITLE),
-               para(f"{safe_text(data.event)} · {subtitle}", SUBTITLE),
+    heading: list[Flowable] = [para(_("Seating: round %(round)d", round=data.round_number), TITLE),
+                               para(f"{safe_text(data.event)} · {subtitle}", SUBTITLE)]
+    if data.public_url:
+        # the event's public page: players scan it to find their table, the clock and the standings
+        qr_side = 30 * mm
+        caption = para(_("Scan for your table, the round clock and the standings"), NOTE)
+        heading = [Table([[heading, [QrCode(check_url(data.public_url, "public page"), qr_side), caption]]],
+                         colWidths=[usable - qr_side - 8 * mm, qr_side + 8 * mm],
+                         style=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                ("RIGHTPADDING", (0, 0), (-1, -1), 0)])]
+    story.flow(*heading,
                long_list(rows, [table_col] + [seat_col] * widest),
                para(_("Each table plays in seat order starting with the start player."), NOTE))
 

@@ -111,7 +111,7 @@ def _seat_name(seat_view: SeatedPlayer, table_number: int) -> str:
 
 
 def round_pack_data(session: Session, event: Event, round_number: int, table_url: TableUrl, seat_url: SeatUrl,
-                    paper: Paper = "a4") -> RoundPackData:
+                    paper: Paper = "a4", public_url: str | None = None) -> RoundPackData:
     """Every table of a published round with its seats in play order, species and links."""
     rnd = _round(session, event, round_number)
     assert rnd.id is not None
@@ -137,7 +137,8 @@ def round_pack_data(session: Session, event: Event, round_number: int, table_url
         tables.append(TableInfo(number=view.table.number, seats=seats, species=tuple(view.table.species),
                                 result_url=table_url(round_number, view.table.number), digital=view.table.digital))
     return RoundPackData(event=event.name, round_number=round_number, edition=event.edition, tables=tuple(tables),
-                         game_format=rnd.format, paper=paper, subtitle=long_date(event.date))
+                         game_format=rnd.format, paper=paper, subtitle=long_date(event.date),
+                         public_url=public_url if event.public_page else None)
 
 
 # -- score sheet ---------------------------------------------------------------------------------

@@ -205,3 +205,14 @@ def test_draft_round_scorepads_have_the_planting_bonus_and_draft_species_counts(
     assert "2 FEWER if it ends with an 8" in pads[0]
     with pytest.raises(PrintingError, match="a draft game for 4 players uses 9"):
         round_pack(replace(draft, tables=(replace(data.tables[0], species=ten), draft.tables[1])))
+
+
+def test_the_first_page_carries_the_public_pages_qr_code() -> None:
+    """Players scan the seating list to open the event's public page (issue 12)."""
+    url = "https://club.example/e/Xq7Tz2mWk9vRb3Hn"
+    pdf = round_pack(replace(sample_round_pack(tables=3), public_url=url))
+    assert url in qr_codes(pdf, 0)
+    assert "Scan for your table" in pages_text(pdf)[0]
+    # switched off: no code, no caption
+    plain = round_pack(sample_round_pack(tables=3))
+    assert qr_codes(plain, 0) == [] and "Scan for your table" not in pages_text(plain)[0]
