@@ -33,7 +33,8 @@ class StaleChange(InputError):
 
     def __init__(self, what: str, hint: str | None = None) -> None:
         sentence = _("%(what)s changed since you opened it; nothing was saved.", what=what)
-        super().__init__({"": f"{sentence} {hint or _('Check it as it is now and try again.')}"})
+        hint = hint or _("Check it as it is now and try again.")
+        super().__init__({"": f"{sentence} {hint}"})
 
 
 def begin_write(session: Session) -> None:
