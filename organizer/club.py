@@ -101,7 +101,7 @@ def import_json() -> Any:
         flash(_("Choose the club's JSON export to import."), "error")
         return players(), 422
     try:
-        done = club_exchange.import_club(get_session(), read_json(upload.read(), "file", "a club export"))
+        done = club_exchange.import_club(get_session(), read_json(upload.read(), "file", _("a club export")))
     except InputError as bad:
         flash(_("Nothing imported: %(problem)s", problem=" ".join(bad.errors.values())), "error")
         return players(), 422

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import ArboretumError
+from engine.cards import SPECIES_CODES
 from engine.case import parse_case
 
 from ..models import EntryMode, Event
@@ -15,10 +16,12 @@ from .errors import InputError
 from .results import SeatEntry, Submission
 from .rounds import TableSeating
 from .rules import rules_name
-from .translate import _, engine_error
+from .translate import _, engine_error, species_from_text, species_name
 from .uploads import read_json
 
-_PLANTED = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s+([A-Za-z][A-Za-z ]*[A-Za-z])\s+(\d+)\s*$")
+# x,y Species value; the species in any language or as its code ("0,1 Eiche 3", "0,1 Ok 3")
+_PLANTED = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s+([^\W\d_](?:[^\W\d_]|[ .'-])*?)\s+(\d+)\s*$")
+_HELD = re.compile(r"^(.*?\S)\s+(\d+)$")
 MAX_CASE_BYTES = 200_000
 
 
@@ -37,6 +40,7 @@ def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> d
     errors: dict[str, str] = {}
     players = []
     example = view.table.species[0] if view.table.species else "Oak"  # a species this table plays
+    allowed = list(view.table.species) or list(SPECIES_CODES)
     for index, seat_view in enumerate(view.seats):
         name = _seat_name(view, index)
         arb_key, hand_key = f"arboretum_{seat_view.seat.id}", f"hand_{seat_view.seat.id}"
@@ -47,11 +51,11 @@ def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> d
             match = _PLANTED.match(line)
             if not match:
                 errors[arb_key] = _("Line %(number)d ('%(line)s'): write a card as x,y Species value, like 0,0 %(species)s 3.",
-                                    number=number, line=line.strip(), species=example)
+                                    number=number, line=line.strip(), species=species_name(example))
                 break
             x, y, species, value = match.groups()
-            planted.append({"x": int(x), "y": int(y), "species": " ".join(species.split()), "value": int(value)})
-        hand = [" ".join(part.split()) for part in re.split(r"[,\n;]", form.get(hand_key, "")) if part.strip()]
+            planted.append({"x": int(x), "y": int(y), "species": species_from_text(species, allowed), "value": int(value)})
+        hand = [_held_card(part, allowed) for part in re.split(r"[,\n;]", form.get(hand_key, "")) if part.strip()]
         players.append({"name": name, "arboretum": planted, "hand": [] if rules == "draft" else hand})
     if errors:
         raise InputError(errors)
@@ -61,10 +65,16 @@ def case_from_form(view: TableSeating, rules: str, form: Mapping[str, str]) -> d
     return case
 
 
+def _held_card(text: str, allowed: list[str]) -> str:
+    """A hand's card as the engine writes it ("Oak 3"), from "Eiche 3" or "Ok 3"."""
+    match = _HELD.match(" ".join(text.split()))
+    return f"{species_from_text(match[1], allowed)} {match[2]}" if match else " ".join(text.split())
+
+
 def case_from_upload(raw: bytes) -> dict[str, Any]:
     if len(raw) > MAX_CASE_BYTES:
         raise InputError({"case_file": _("That file is too large for a score case.")})
-    data = read_json(raw, "case_file", "a score case")
+    data = read_json(raw, "case_file", _("a score case"))
     if not isinstance(data, dict):
         raise InputError({"case_file": _("Not a score case: expected a JSON object with rules and players.")})
     return data

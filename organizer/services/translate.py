@@ -11,7 +11,7 @@ shown, with ``_(CONSTANT)``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from babel import Locale, dates, numbers
 from babel.support import LazyProxy
 
+from engine.cards import SPECIES_CODES
 from engine.errors import (
     ArboretumError,
     ArboretumShapeError,
@@ -167,6 +168,17 @@ SPECIES_NAMES = (
 def species_name(species: str) -> str:
     """A species' name in the current language ("Blaufichte" for Blue Spruce in German)."""
     return gettext(species) if species in SPECIES_NAMES else species
+
+
+def species_from_text(text: str, allowed: Sequence[str]) -> str:
+    """The engine's (English) name of the species typed as ``text``: its English name, its name
+    in the current language or its two-letter code, any case ("eiche", "Ok" -> "Oak"). Text that
+    names none of ``allowed`` comes back as typed, for the engine to refuse with its reason."""
+    wanted = " ".join(text.split()).casefold()
+    for species in allowed:
+        if wanted in {species.casefold(), species_name(species).casefold(), SPECIES_CODES.get(species, "").casefold()}:
+            return species
+    return " ".join(text.split())
 
 
 #: What a refusal by the rules engine means, by its class (most precise first). The engine's own

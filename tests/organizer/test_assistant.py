@@ -115,3 +115,15 @@ def test_bad_uploads(signed_in: FlaskClient, session: Session) -> None:
         assert response.status_code == 422
         assert message in error_beside(response.text, "case_file")
     assert session.exec(select(Result)).all() == []
+
+
+def test_typed_cards_may_name_species_in_the_readers_language_or_by_code() -> None:
+    """A German player types "Eiche 3" or "Ok 3" for Oak 3 (issue 14): the engine gets its own names."""
+    from organizer.services.translate import species_from_text
+
+    table = ["Oak", "Willow", "Royal Poinciana"]
+    assert species_from_text("ok", table) == "Oak"
+    assert species_from_text("RP", table) == "Royal Poinciana"
+    assert species_from_text("  royal   poinciana ", table) == "Royal Poinciana"
+    assert species_from_text("Larch", table) == "Larch"  # unknown: left for the engine to refuse by name
+    assert species_from_text("Ca", table) == "Ca"  # a code of a species not at this table is not guessed
