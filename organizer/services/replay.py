@@ -7,21 +7,35 @@ whole game is over: each lookup below returns None for a game that is not (the p
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session
 
-from engine import Game, State
+from engine import Discard, Draw, Game, Pick, Play, State, parse_action
 from engine.bots import StrongBot
 from engine.bots_search import Reason
 
 from ..models import Event, GameTable, Round
 from . import live_log, live_seats, live_tables
 from . import practice as practice_service
-from .live_view import CardFace, Screen, build_screen, face
+from .live_view import CardFace, MoveLine, Screen, build_screen, face
 from .translate import _, format_number
+
+
+@dataclass(frozen=True)
+class ReplayMove:
+    """One move of a replay, told as a sentence by the template (``replay_line`` in
+    templates/partials/live_replay.html, over the seat screen's ``move_line``). The game is over,
+    so every card is named, a draw's and a hidden draft pick's too. Besides the seat screen's
+    kinds, ``line.kind`` may be ``pick_plant`` or ``pick_discard`` (a draft pick as chosen, before
+    its reveal). ``by``: "bot", "timer" (the pick timer chose) or "" (the person)."""
+
+    number: int
+    line: MoveLine
+    by: str = ""
 
 
 @dataclass(frozen=True)
@@ -30,12 +44,13 @@ class ReplayPage:
 
     title: str
     screen: Screen
-    #: every seat's hand at this step: (name, cards, its hidden draft pick as text or "")
-    hands: list[tuple[str, list[CardFace], str]]
+    #: every seat's hand at this step: (name, cards, its hidden draft pick or None: (card, True
+    #: when it is to be planted, False when to be discarded face down))
+    hands: list[tuple[str, list[CardFace], tuple[CardFace, bool] | None]]
     step: int
     total: int
-    #: every move of the game: (number from 1, "Name: action text" with "(bot)"/"(pick timer)")
-    moves: list[tuple[int, str]]
+    #: every move of the game, numbered from 1
+    moves: list[ReplayMove]
     #: why a bot made move ``step``, in one line ("" for a person's move)
     why: str = ""
     #: the seat of the person looking (a seat's or a practice game's replay), so the end of the
@@ -86,20 +101,11 @@ def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path
     total = len(log)
     step = total if step is None else max(0, min(step, total))
     state = live_log.replay(game, log[:step], step, 0.0).state
-    names = list(state.names)
     # the whole game is over (the callers checked): a replay may show every hand, Q's too
-    hands = [(hand.name, [face(card) for card in hand.cards], "" if hand.pending is None else str(hand.pending))
+    hands = [(hand.name, [face(card) for card in hand.cards],
+              None if hand.pending is None else (face(hand.pending.card), hand.pending.cell is not None))
              for hand in state.face_up_hands()]
-    moves = []
-    for index, entry in enumerate(log, start=1):
-        nonce = str(entry[2])
-        if nonce.startswith("bot:"):
-            text = _("%(name)s: %(move)s (bot)", name=names[entry[0]], move=entry[1])
-        elif nonce.startswith("timer:"):
-            text = _("%(name)s: %(move)s (pick timer)", name=names[entry[0]], move=entry[1])
-        else:
-            text = _("%(name)s: %(move)s", name=names[entry[0]], move=entry[1])
-        moves.append((index, text))
+    moves = replay_moves(game, log, reader)
     why = ""
     if step and str(log[step - 1][2]).startswith("bot:"):
         seat = int(log[step - 1][0])
@@ -107,6 +113,46 @@ def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path
         before = live_log.replay(game, log[:step - 1], step - 1, 0.0).state if kind == "strong" else state
         why = explain(before, seat, str(log[step - 1][1]), kind)
     return ReplayPage(title, build_screen(state.view(None), path_species), hands, step, total, moves, why, reader)
+
+
+def replay_moves(game: Game, log: Sequence[Sequence[Any]], reader: int | None = None) -> list[ReplayMove]:
+    """Every move of the finished game ``game`` as lines to tell, for ``reader`` (the seat whose
+    moves say "you"; None: nobody). Only for a game that is over: a draw names the card drawn (found
+    by replaying the log and comparing the hand before and after) and a draft pick names its card."""
+    state = game.new_initial_state()
+    names = list(state.names)
+    lines = []
+    for index, entry in enumerate(log, start=1):
+        seat = int(entry[0])
+        action = parse_action(str(entry[1]))
+        before = Counter(state.face_up_hands()[seat].cards) if isinstance(action, Draw) else Counter()
+        state.apply_action(action, seat)
+        mine, name = seat == reader, names[seat]
+        line: MoveLine
+        if isinstance(action, Draw):
+            gained = list((Counter(state.face_up_hands()[seat].cards) - before).elements())
+            card = face(gained[0]) if gained else None
+            source = action.source
+            if source == "deck":
+                line = MoveLine("draw_deck", mine, name, card)
+            elif type(source) is int and source == seat:
+                line = MoveLine("draw_own_pile", mine, name, card)
+            elif type(source) is int:
+                line = MoveLine("draw_pile", mine, name, card, "" if source == reader else names[source])
+            else:
+                line = MoveLine("draw_solo_pile", mine, name, card)
+        elif isinstance(action, Pick):
+            line = MoveLine("pick_plant" if action.cell is not None else "pick_discard", mine, name, face(action.card))
+        elif isinstance(action, Play):
+            line = MoveLine("play", mine, name, face(action.card))
+        elif isinstance(action, Discard):
+            line = MoveLine("discard", mine, name, face(action.card))
+        else:  # a card given to Q
+            line = MoveLine("give", mine, name, face(action.card))
+        nonce = str(entry[2])
+        by = "bot" if nonce.startswith("bot:") else "timer" if nonce.startswith("timer:") else ""
+        lines.append(ReplayMove(index, line, by))
+    return lines
 
 
 def _finished_log(replayed: live_log.Replayed) -> list[list[Any]] | None:

@@ -15,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 
+from engine import Pick, parse_action
 from organizer.models import PracticeGame, RateWindow, utcnow
 from organizer.services import live_log
 from organizer.services import practice as service
@@ -107,7 +108,10 @@ def test_replay_steps_through_every_move(sqlite_app: Flask) -> None:
     for step in (1, 2, total // 2, total):
         page = client.get(f"/replay/practice/{token}?step={step}", headers=HX)
         assert page.status_code == 200 and f"Move {step} of {total}" in page.text
-        assert log[step - 1][1] in page.text
+        headline = re.search(r'<p class="headline">(.*?)</p>', page.text, re.S)
+        move = parse_action(log[step - 1][1])
+        assert headline and isinstance(move, Pick) and str(move.card) in headline.group(1)  # a sentence naming the card
+        assert log[step - 1][1] not in page.text  # never the engine's action text
     last = client.get(f"/replay/practice/{token}?step=9999")
     assert f"Move {total} of {total}" in last.text and "Final scores" in last.text
     assert "Next ▶</span>" in last.text  # no next after the last move

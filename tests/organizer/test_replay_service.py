@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine import Game, State, parse_action
+from engine import Game, Pick, State, parse_action
 from engine.bots import RandomBot, play_game
 from organizer.services.replay import replay_step
 
@@ -28,14 +28,17 @@ def test_a_solo_replay_shows_qs_face_down_hand_at_every_step() -> None:
     q_cards = sorted(str(card) for card in position.hands[1])  # type: ignore[attr-defined]
     assert q_cards and sorted(card.text for card in page.hands[1][1]) == q_cards
     assert page.screen.viewer is None and page.step == step and page.total == len(log)
-    assert page.moves[0] == (1, f"Player 1: {log[0][1]}") and len(page.moves) == len(log)
+    assert [move.number for move in page.moves] == list(range(1, len(log) + 1))
 
 
 def test_a_draft_replay_shows_the_hidden_picks_and_clamps_the_step() -> None:
     game, log, state = finished("draft", 3, 2)
     first_pick = replay_step(game, log, 1, "", "Draft")
-    assert first_pick.hands[log[0][0]][2] == log[0][1]  # the chosen pick, still hidden in play
-    assert all(pending == "" for seat, (_, _, pending) in enumerate(first_pick.hands) if seat != log[0][0])
+    chosen = parse_action(log[0][1])
+    assert isinstance(chosen, Pick)
+    pending = first_pick.hands[log[0][0]][2]  # the chosen pick, still hidden in play
+    assert pending is not None and pending[0].text == str(chosen.card) and pending[1] == (chosen.cell is not None)
+    assert all(pending is None for seat, (_, _, pending) in enumerate(first_pick.hands) if seat != log[0][0])
     end, outcome = replay_step(game, log, 10_000, "", "Draft"), state.outcome()
     assert outcome is not None
     assert end.step == end.total == len(log) and end.screen.outcome is not None
