@@ -111,10 +111,10 @@ def qr_svg(url: str, size_px: int = 168) -> Markup:
                 parts.append(f"M{start + quiet} {y + quiet}h{x - start}v1h-{x - start}z")
             else:
                 x += 1
-    label = Markup.escape(url)
+    label = Markup.escape(_("QR code of %(link)s", link=url))
     return Markup(
         f'<svg class="qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" width="{size_px}" '
-        f'height="{size_px}" role="img" aria-label="QR code of {label}" shape-rendering="crispEdges">'
+        f'height="{size_px}" role="img" aria-label="{label}" shape-rendering="crispEdges">'
         f'<rect width="{side}" height="{side}" fill="#fff"/><path fill="#000" d="{"".join(parts)}"/></svg>'
     )
 

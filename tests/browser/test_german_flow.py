@@ -72,7 +72,7 @@ def english_only_phrases() -> list[re.Pattern[str]]:
 def visible_text(page: Page) -> str:
     """What a person reads or hears on the page: its text, labels, placeholders and titles."""
     return page.evaluate("""() => {
-      const parts = [document.title, document.body.innerText];
+      const parts = [document.title, document.body ? document.body.innerText : ''];
       for (const e of document.querySelectorAll('[aria-label], [placeholder], [title], [alt], input[type=submit]'))
         parts.push(e.getAttribute('aria-label') || '', e.getAttribute('placeholder') || '',
                    e.getAttribute('title') || '', e.getAttribute('alt') || '', e.value || '');
@@ -158,13 +158,16 @@ def test_a_club_evening_in_german(empty_server: ServerProcess, new_device: Any, 
     shot(page, "de-08-table")
 
     # The standings, the event's overview and its public page
+    public = None
     for path, where in ((f"/events/{event}/standings", "standings"), (f"/events/{event}", "overview"),
                         (f"/events/{event}/audit", "history")):
         page.goto(base + path)
         no_english(page, phrases, where)
-    public = page.locator("a[href*='/e/']").first.get_attribute("href")
+        if where == "overview":
+            public = page.locator("a[href*='/e/']").first.get_attribute("href")
     assert public
     page.goto(public if public.startswith("http") else base + public)
+    page.wait_for_load_state("networkidle")
     for name in names:
         expect(page.get_by_text(name).first).to_be_visible()
     no_english(page, phrases, "public page")
