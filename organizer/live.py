@@ -136,7 +136,12 @@ def make_digital(event_id: int, number: int, table: int) -> Any:
     except InputError as bad:
         db.rollback()
         return _overview(event, rnd, 422, bad.errors)
-    return go_to(url_for("live.overview", event_id=event_id, number=number))
+    if request.form.get("back") == "overview":  # pressed on the live overview: back to its page of tables
+        back_page = page_number(request.form.get("page"))
+        return go_to(url_for("live.overview", event_id=event_id, number=number,
+                             page=back_page if back_page > 1 else None))
+    # pressed on the table's page: back there, where the seats' codes now are
+    return go_to(url_for("tables.show", event_id=event_id, number=number, table=table))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/live/tables/<int:table>/seats/<int:position>/bot")

@@ -78,9 +78,8 @@ def test_the_table_page_on_a_phone_and_a_tablet(empty_server: ServerProcess, new
     asked: list[str] = []
     page.once("dialog", lambda dialog: asked.append(dialog.message))
     page.get_by_role("button", name="Play it on the players' devices").click()
-    expect(page).to_have_url(f"{base}/events/{event}/rounds/1/live")
+    expect(page).to_have_url(f"{base}/events/{event}/rounds/1/tables/2")  # back where it was pressed
     assert asked and "Play Table 2 on the players' devices?" in asked[0]
-    page.goto(f"{base}/events/{event}/rounds/1/tables/2")
     expect(page.get_by_role("heading", name="Playing on the players' devices")).to_be_visible()
     expect(page.get_by_role("button", name="Save result")).to_have_count(0)
     _shot(page, "table-live")
