@@ -188,7 +188,10 @@ def _event_settings(settings: dict[str, Any]) -> EventInput:
                       point_scheme=_text(settings["point_scheme"], _("the point scheme")),
                       tiebreak_order=[_text(t, _("a tie-break")) for t in _list(settings["tiebreak_order"], "tiebreak_order")],
                       entry_modes=[_text(m, _("an entry mode")) for m in _list(settings["entry_modes"], "entry_modes")],
-                      pick_timer_seconds=_optional_whole(timer, what=_("the pick timer")))
+                      pick_timer_seconds=_optional_whole(timer, what=_("the pick timer")),
+                      # an export from before these settings: the defaults, English and UTC
+                      language=_text(settings.get("language", "en"), _("the language")),
+                      time_zone=_text(settings.get("time_zone", "UTC"), _("the time zone")))
     try:
         return event_service.check_event(data)  # the event form's checks
     except InputError as bad:
@@ -311,6 +314,7 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None, pl
                   round_formats=checked.round_formats, preferred_table_size=checked.preferred_table_size,
                   point_scheme=checked.point_scheme, tiebreak_order=checked.tiebreak_order,
                   entry_modes=checked.entry_modes, pick_timer_seconds=checked.pick_timer_seconds,
+                  language=checked.language, time_zone=checked.time_zone,
                   created_by_id=organizer_id, created_at=_time(settings.get("created_at"), "created_at") or utcnow(),
                   updated_at=_time(settings.get("updated_at"), "updated_at") or utcnow())
     session.add(event)

@@ -46,6 +46,28 @@ def test_json_round_trip_gives_an_identical_event(app: Flask, session: Session) 
     assert len(set(tokens)) == len(tokens) == 24
 
 
+def test_the_event_s_language_and_time_zone_go_there_and_back(app: Flask, session: Session) -> None:
+    client, event = demo(app, session)
+    event.language, event.time_zone = "de", "Europe/Berlin"
+    session.add(event)
+    session.commit()
+    data = json.loads(client.get(f"/events/{event.id}/export.json").text)
+    assert (data["event"]["language"], data["event"]["time_zone"]) == ("de", "Europe/Berlin")
+    response = client.post("/events/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "event.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 302
+    copy = session.exec(select(Event).order_by(Event.id)).all()[-1]
+    assert copy.id != event.id and (copy.language, copy.time_zone) == ("de", "Europe/Berlin")
+    # an export from before these settings existed: English and UTC
+    for key in ("language", "time_zone"):
+        del data["event"][key]
+    response = client.post("/events/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "old.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 302
+    old = session.exec(select(Event).order_by(Event.id)).all()[-1]
+    assert old.id != copy.id and (old.language, old.time_zone) == ("en", "UTC")
+
+
 def test_bad_imports_change_nothing(app: Flask, session: Session) -> None:
     client, event = demo(app, session)
     data = json.loads(client.get(f"/events/{event.id}/export.json").text)
@@ -101,6 +123,9 @@ def test_import_refuses_what_the_forms_refuse_naming_the_item(app: Flask, sessio
         (("players", 0, "email"), "ada at home", "Player 1 (Ada Moss): “ada at home” is not an e-mail address."),
         (("event", "name"), "", "The event's settings: Give the event a name."),
         (("event", "pick_timer_seconds"), 5, "The event's settings: Leave empty for no timer"),
+        (("event", "language"), "xx", "The event's settings: Choose one of the listed languages."),
+        (("event", "time_zone"), "Mars/Olympus", "The event's settings: Choose a time zone from the list"),
+        (("event", "language"), 7, "The event's settings: the language must be text, not 7."),
         ((*seat, "species_count"), -1, "Round 1, table 1, seat 2: Species in the arboretum: a whole number from 0"),
         ((*seat, "points"), -4, "Round 1, table 1, seat 2: Points: the total must be the scorepad's sum"),
         ((*seat, "scorepad", data["rounds"][0]["tables"][0]["species"][0]), 1,
