@@ -233,7 +233,8 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
                                        len(players))})
     seed = secrets.randbelow(2**31) if seed is None else seed
     ranks = current_ranks(session, event, players) if number > 1 else {p.id: 0 for p in players if p.id is not None}
-    seating_players = [seating.SeatingPlayer(p.id, ranks[p.id], p.fixed_table) for p in players if p.id is not None]
+    seating_players = [seating.SeatingPlayer(p.id, ranks[p.id], p.fixed_table, p.name) for p in players
+                       if p.id is not None]
     try:
         tables = seating.propose_seating(seating_players, number, event.preferred_table_size, seed,
                                          history_before(session, event.id, number))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from organizer.services.seat_order import POSITIONS, SHARE_UNIT, START, order_tables, position_of
 from organizer.services.seating_search import ALL_POSITIONS, SeatingSearch, TableCost
-from organizer.services.translate import _, ngettext
+from organizer.services.translate import _, format_list, ngettext
 
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 4
@@ -29,12 +29,18 @@ class SeatingPlayer:
     """A checked-in player as the seating sees them.
 
     `rank` is 0 for the top of the current standings (shared ranks are fine);
-    `fixed_table` is the 1-based table number the player must sit at (accessibility).
+    `fixed_table` is the 1-based table number the player must sit at (accessibility);
+    `name` is how a refusal names them (their id when empty).
     """
 
     id: int
     rank: int
     fixed_table: int | None = None
+    name: str = ""
+
+    @property
+    def called(self) -> str:
+        return self.name or str(self.id)
 
 
 @dataclass
@@ -181,7 +187,7 @@ def rank_spread(tables: Sequence[Sequence[int]], ranks: dict[int, int]) -> int:
 
 def _sizes_fitting_fixed_players(players: Sequence[SeatingPlayer], sizes: list[int]) -> list[int]:
     """Give the table numbers sizes so every fixed table has room, refusing what cannot fit."""
-    demand: dict[int, list[int]] = {}
+    demand: dict[int, list[SeatingPlayer]] = {}
     for p in players:
         if p.fixed_table is None:
             continue
@@ -189,16 +195,16 @@ def _sizes_fitting_fixed_players(players: Sequence[SeatingPlayer], sizes: list[i
             raise SeatingError(
                 ngettext("player %(player)s is fixed to table %(table)d, but this round has %(num)d table",
                          "player %(player)s is fixed to table %(table)d, but this round has %(num)d tables",
-                         len(sizes), player=p.id, table=p.fixed_table)
+                         len(sizes), player=p.called, table=p.fixed_table)
             )
-        demand.setdefault(p.fixed_table, []).append(p.id)
-    if all(len(ids) <= sizes[t - 1] for t, ids in demand.items()):
+        demand.setdefault(p.fixed_table, []).append(p)
+    if all(len(fixed) <= sizes[t - 1] for t, fixed in demand.items()):
         return sizes
-    for table, ids in demand.items():
-        if len(ids) > max(sizes):
+    for table, fixed in demand.items():
+        if len(fixed) > max(sizes):
             raise SeatingError(
                 _("players %(players)s are all fixed to table %(table)d, but no table this round seats more "
-                  "than %(size)d", players=str(sorted(ids)), table=table, size=max(sizes))
+                  "than %(size)d", players=_names(fixed), table=table, size=max(sizes))
             )
     # Hand the largest tables to the busiest fixed tables; the rest keep largest-first order.
     remaining = sorted(sizes, reverse=True)
@@ -208,10 +214,14 @@ def _sizes_fitting_fixed_players(players: Sequence[SeatingPlayer], sizes: list[i
         if len(demand[table]) > assigned[table]:
             raise SeatingError(
                 _("players %(players)s are fixed to table %(table)d, but there are not enough tables of "
-                  "%(size)d for every fixed table", players=str(sorted(demand[table])), table=table,
+                  "%(size)d for every fixed table", players=_names(demand[table]), table=table,
                   size=len(demand[table]))
             )
     return [assigned[t] if t in assigned else remaining.pop(0) for t in range(1, len(sizes) + 1)]
+
+
+def _names(players: Sequence[SeatingPlayer]) -> str:
+    return format_list([p.called for p in sorted(players, key=lambda p: (p.called.casefold(), p.id))])
 
 
 def _random_groups(

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from babel import Locale, dates, numbers
+from babel import Locale, dates, lists, numbers
 from babel.support import LazyProxy
 
 from engine.cards import SPECIES_CODES
@@ -126,6 +126,11 @@ def ordinal(number: int) -> str:
         return f"{number}e"
     suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     return f"{number}{suffix}"
+
+
+def format_list(items: Sequence[str]) -> str:
+    """Names as a list in the current language: "Ada, Ben and Cy", "Ada, Ben und Cy"."""
+    return lists.format_list(list(items), locale=current_locale()) if items else ""
 
 
 def format_number(number: int | float) -> str:

@@ -267,3 +267,19 @@ def test_a_draft_round_counts_who_met_but_no_seat_positions(signed_in: FlaskClie
     assert page.count("(draft)</span>") == 4  # "seats before: 3 (draft)": no start player or dealer
     history = service.history_before(session, event.id or 0, 2)
     assert history.seat_counts == {} and len(history.opponents) == 4
+
+
+def test_a_seating_refusal_names_the_players(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    """Nine players sit at 3-player tables; four fixed to table 1 cannot all sit there, and the
+    refusal says who they are, by name (never by database id)."""
+    players = add_players(session, event, 9)
+    for player in players[:4]:
+        player.fixed_table = 1
+        session.add(player)
+    session.commit()
+    response = signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": ""})
+    assert response.status_code == 422
+    text = html.unescape(response.text)
+    assert "players Player 01, Player 02, Player 03, and Player 04 are all fixed to table 1" in text
+    assert not re.search(r"players \[?\d", text)
+    assert session.exec(select(Round)).all() == []

@@ -446,3 +446,13 @@ def test_seat_positions_rotate_when_the_start_player_is_settled() -> None:
     history = SeatingHistory.from_tables([[1, 2, 3], [3, 1, 2]])
     for seed in range(5):
         assert propose_seating(three, 3, 3, seed, history) == [[2, 3, 1]]
+
+
+def test_a_refusal_names_the_fixed_players_by_name() -> None:
+    players = [SeatingPlayer(100 + i, i, 1 if i < 4 else None, name) for i, name in
+               enumerate(["Zoë", "ada", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"])]
+    with pytest.raises(SeatingError) as refused:
+        propose_seating(players, 2, 3, 0, SeatingHistory())
+    assert str(refused.value).startswith("players ada, Ben, Cy, and Zoë are all fixed to table 1")
+    with pytest.raises(SeatingError, match="^player Dee is fixed to table 5, but this round has 3 tables$"):
+        propose_seating([*players[:4], SeatingPlayer(104, 4, 5, "Dee"), *players[5:]], 2, 4, 0, SeatingHistory())
