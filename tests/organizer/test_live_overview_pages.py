@@ -26,7 +26,7 @@ def test_the_overview_pages_through_the_tables(signed_in: FlaskClient, session: 
     base = f"/events/{event.id}/rounds/1/live"
     first = signed_in.get(base).text
     assert 'id="live-table-1"' in first and 'id="live-table-2"' in first and 'id="live-table-3"' not in first
-    assert "Tables 1–2 of 3" in first
+    assert "Tables 1–2 of 3" in first and 'aria-label="Pages of tables"' in first
     second = signed_in.get(base + "?page=2").text
     assert 'id="live-table-3"' in second and 'id="live-table-1"' not in second
     assert f'hx-get="{base}?page=2" hx-trigger="every 5s"' in second  # the refresh stays on page 2
@@ -60,3 +60,14 @@ def test_every_phase_of_a_game_has_words_on_the_overview() -> None:
         told, left = live_overview.describe_progress(progress)
         assert told == f"turn 3, Ada: {live_overview._PHASES[phase]}"  # noqa: SLF001
         assert left == "2 cards in the draw pile"
+
+
+def test_the_pager_says_whole_sentences_counted_by_ngettext(signed_in: FlaskClient, session: Session,
+                                                           event: Event) -> None:
+    """Each list's pager line is its own sentence, chosen by the count (issue 14): one table is
+    "1 table", never "Tables 1–1 of 1"; the page links are named after what they list."""
+    add_players(session, event, 4)
+    signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "3"})
+    signed_in.post(f"/events/{event.id}/rounds/1/publish")
+    page = signed_in.get(f"/events/{event.id}/rounds/1/live").text
+    assert re.search(r'role="status">\s*1 table\s*</p>', page)
