@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, flash, g, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import force_locale
 from markupsafe import Markup
 
@@ -315,5 +315,7 @@ def send_link(event_id: int, player_id: int) -> Any:
 def attention(event_id: int, number: int) -> Any:
     found = load_event(event_id)
     rnd = load_round(found, number)
+    if not htmx:  # the list lives on the round's page; opened by itself, go there
+        return redirect(url_for("rounds.show", event_id=event_id, number=number) + "#attention")
     return render_template("rounds/_attention.html", event=found, round=rnd,
                            attention=attention_service.needs_attention(get_session(), found, rnd))

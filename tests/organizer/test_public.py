@@ -203,7 +203,7 @@ def test_player_link_card_and_attention_for_the_organizer(signed_in: FlaskClient
     assert me.name in text and me.email not in text
     cards = signed_in.get(f"/events/{event.id}/player-cards.pdf")
     assert cards.status_code == 200 and len(PdfReader(BytesIO(cards.data)).pages) == 1
-    attention = signed_in.get(f"/events/{event.id}/rounds/1/attention")
+    attention = signed_in.get(f"/events/{event.id}/rounds/1/attention", headers=HX)
     assert attention.status_code == 200 and "Needs attention" in attention.text
     assert f'hx-get="/events/{event.id}/rounds/1/attention"' in signed_in.get(f"/events/{event.id}/rounds/1").text
 

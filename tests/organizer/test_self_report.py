@@ -120,7 +120,7 @@ def test_correction_conflict_and_dispute(app: Flask, signed_in: FlaskClient, ses
     result = result_of(session, view)
     assert result is not None and result.status == "disputed"
     assert "secret note" not in app.test_client().get(f"/e/{event.public_code}").text
-    assert "secret note" in signed_in.get(f"/events/{event.id}/rounds/1/attention").text
+    assert "secret note" in signed_in.get(f"/events/{event.id}/rounds/1/attention", headers=HX).text
     # the organizer settles it
     signed_in.post(f"/events/{event.id}/rounds/1/tables/1/confirm", data={"seat": "organizer", "version": "1"})
     result = result_of(session, view)
@@ -138,7 +138,7 @@ def test_judge_confirms_mode(app: Flask, signed_in: FlaskClient, session: Sessio
     assert "I agree" not in page
     refused = phone.post(f"/p/{seated[1].token}/confirm", data={"round": "1", "table": "1", "version": "1"})
     assert refused.status_code == 422 and session.exec(select(Confirmation)).all() == []
-    attention = signed_in.get(f"/events/{event.id}/rounds/1/attention").text
+    attention = signed_in.get(f"/events/{event.id}/rounds/1/attention", headers=HX).text
     assert "unconfirmed" in attention
 
 
