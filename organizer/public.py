@@ -19,7 +19,7 @@ from markupsafe import Markup
 from .db import get_session
 from .events import load_event
 from .extensions import htmx
-from .i18n import current_language, use_event_time_zone
+from .i18n import current_language, use_event_language, use_event_time_zone
 from .live_pages import qr_svg
 from .models import Event, Player
 from .pages import go_to, render_page
@@ -270,6 +270,7 @@ def player_card(event_id: int, player_id: int) -> Any:
     from .printing.player_card import PlayerCard, player_cards_pdf
 
     found, listed = _event_player(event_id, player_id)
+    use_event_language(found)  # printed matter speaks the event's language
     pdf = player_cards_pdf(found.name, [PlayerCard(listed.name, player_url(listed))])
     return Response(pdf, mimetype="application/pdf", headers={
         "Content-Disposition": f'inline; filename="player-card-{listed.id}.pdf"', "Cache-Control": "private, no-store"})
@@ -283,6 +284,7 @@ def player_cards(event_id: int) -> Any:
     listed = [p for p in player_service.list_players(get_session(), event_id) if not p.dropped]
     if not listed:
         abort(404)
+    use_event_language(found)
     pdf = player_cards_pdf(found.name, [PlayerCard(p.name, player_url(p)) for p in listed])
     return Response(pdf, mimetype="application/pdf", headers={
         "Content-Disposition": f'inline; filename="player-cards-{event_id}.pdf"', "Cache-Control": "private, no-store"})

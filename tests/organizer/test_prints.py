@@ -486,3 +486,28 @@ def test_file_names_read_like_the_event() -> None:
     assert slug("Spring Open — Café Łódź") == "spring-open-cafe-lodz"
     assert slug("Σοφία's Cup") == "s-cup"
     assert slug("東京") == "event"
+
+
+def test_printed_matter_speaks_the_events_language_whatever_the_device_says(signed_in: FlaskClient, session: Session,
+                                                                             event: Event) -> None:
+    """A French event prints in French even from a German organizer's tablet (issue 14)."""
+    from pathlib import Path
+
+    from babel.support import Translations
+
+    from .conftest import add_players
+    from .test_printing_support import all_text
+
+    catalogs = Path(__file__).resolve().parents[2] / "organizer" / "translations"
+    french = Translations.load(str(catalogs), ["fr"]).gettext
+    german = Translations.load(str(catalogs), ["de"]).gettext
+    event.language = "fr"
+    session.add(event)
+    session.commit()
+    add_players(session, event, 2)
+    signed_in.set_cookie("lang", "de")
+    cards = all_text(signed_in.get(f"/events/{event.id}/player-cards.pdf").data)
+    assert " ".join(french("Your table, your results, check-in: scan me").split()) in " ".join(cards.split())
+    # the blank scorepad belongs to no event: it speaks the reader's language
+    blank = all_text(signed_in.get("/scorepad.pdf?players=4&edition=2018&paper=a4").data)
+    assert german("Arboretum scorepad") in blank
