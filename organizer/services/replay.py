@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from engine import Discard, Draw, Game, Pick, Play, State, parse_action
+from engine import ArboretumError, Card, Discard, Draw, Game, Pick, Play, State, parse_action
 from engine.bots import StrongBot
 from engine.bots_search import Reason
 
@@ -22,7 +22,7 @@ from ..models import Event, GameTable, Round
 from . import live_log, live_seats, live_tables
 from . import practice as practice_service
 from .live_view import CardFace, MoveLine, Screen, build_screen, face
-from .translate import _, format_number
+from .translate import _, format_number, species_name
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,38 @@ class ReplayPage:
 EXPLAIN_PLAYOUTS = 400
 
 
+def _card_words(card: Card) -> str:
+    return f"{species_name(card.species)} {card.value}"
+
+
+def action_words(text: str, names: Sequence[str]) -> str:
+    """An action as the engine writes it ("play Oak 3 at 0,1") in the reader's words ("plant Oak
+    3 at 0, 1", species translated), for the bot's reasons; the engine's text if it is no action."""
+    try:
+        action = parse_action(text)
+    except ArboretumError:
+        return text
+    if isinstance(action, Draw):
+        source = action.source
+        if source == "deck":
+            return _("draw from the draw pile")
+        if type(source) is int and 0 <= source < len(names):
+            return _("take the top card of the discard pile of %(name)s", name=names[source])
+        return _("take the top card of the discard pile")
+    card = _card_words(action.card)
+    if isinstance(action, Play):
+        return _("plant %(card)s at %(x)d, %(y)d", card=card, x=action.cell[0], y=action.cell[1])
+    if isinstance(action, Discard):
+        return _("discard %(card)s", card=card)
+    if isinstance(action, Pick):
+        if action.cell is None:
+            return _("pick %(card)s to discard face down", card=card)
+        return _("pick %(card)s to plant at %(x)d, %(y)d", card=card, x=action.cell[0], y=action.cell[1])
+    if action.cell is None:
+        return _("give Q %(card)s", card=card)
+    return _("give Q %(card)s to plant at %(x)d, %(y)d", card=card, x=action.cell[0], y=action.cell[1])
+
+
 def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
     """Why the bot at ``seat`` played ``logged`` in the position ``before``, in one line. The
     strong bot is asked again with the seed the table gave it (``live_log.bot_entries``): the
@@ -79,17 +111,19 @@ def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
     reason = bot.last_reason
     if not isinstance(reason, Reason) or reason.playouts == 0:
         return _("The strong bot: the move it rates best (it searches only the last turns).")
+    names = list(before.names)
     if reason.runner_up is None or reason.runner_up_value is None:
-        text = _("The strong bot: %(move)s: the only candidate (%(playouts)s playouts).", move=reason.action,
-                 playouts=format_number(reason.playouts))
+        text = _("The strong bot: %(move)s: the only candidate (%(playouts)s playouts).",
+                 move=action_words(reason.action, names), playouts=format_number(reason.playouts))
     else:
         text = _("The strong bot: %(move)s: expected result %(value)s against %(other_value)s for %(other)s "
-                 "(%(playouts)s playouts).", move=reason.action, value=format_number(round(reason.value, 2)),
-                 other_value=format_number(round(reason.runner_up_value, 2)), other=reason.runner_up,
-                 playouts=format_number(reason.playouts))
+                 "(%(playouts)s playouts).", move=action_words(reason.action, names),
+                 value=format_number(round(reason.value, 2)),
+                 other_value=format_number(round(reason.runner_up_value, 2)),
+                 other=action_words(reason.runner_up, names), playouts=format_number(reason.playouts))
     if str(chosen) != logged:
         text += " " + _("(At the table its time cap cut the search short; asked again it prefers %(move)s.)",
-                        move=str(chosen))
+                        move=action_words(str(chosen), names))
     return text
 
 

@@ -7,7 +7,7 @@ import random
 from engine.bots import HeuristicBot, StrongBot
 from engine.game import Game
 from engine.standard import StandardState
-from organizer.services.replay import EXPLAIN_PLAYOUTS, explain
+from organizer.services.replay import EXPLAIN_PLAYOUTS, action_words, explain
 
 
 def _late_position() -> tuple[StandardState, int]:
@@ -25,8 +25,18 @@ def test_the_strong_bot_s_move_says_its_expected_result_against_the_next_best() 
     bot = StrongBot(iterations=EXPLAIN_PLAYOUTS, seconds=None)
     played = bot.choose(state, seat, random.Random(f"arboretum-live-bot:{state.game.seed}:{state.version}:{seat}"))
     text = explain(state, seat, str(played), "strong")
-    assert text.startswith(f"The strong bot: {played}: expected result ") and " against " in text
+    told = action_words(str(played), state.names)
+    assert text.startswith(f"The strong bot: {told}: expected result ") and " against " in text
     assert "cut the search short" not in text
     other = next(a for a in state.legal_actions(seat) if a != played)
-    assert f"prefers {played}" in explain(state, seat, str(other), "strong")
+    assert f"prefers {told}" in explain(state, seat, str(other), "strong")
     assert explain(state, seat, str(played), "heuristic") == "The normal bot: the move it rates best."
+
+
+def test_an_action_is_told_in_the_reader_s_words() -> None:
+    names = ["Ada", "Ben"]
+    assert action_words("draw deck", names) == "draw from the draw pile"
+    assert action_words("draw discard 1", names) == "take the top card of the discard pile of Ben"
+    assert action_words("play Oak 3 at 0,-1", names) == "plant Oak 3 at 0, -1"
+    assert action_words("discard Jacaranda 8", names) == "discard Jacaranda 8"
+    assert action_words("no such thing", names) == "no such thing"
