@@ -195,7 +195,7 @@ def test_a_club_event_from_first_run_to_the_projector(empty_server: ServerProces
                                  (f"/events/{event}/rounds/1", "06-round-published", "Round pack (PDF)"),
                                  (f"/events/{event}/rounds/1/tables/3", "08-table3-confirmed", "confirmed"),
                                  (f"/events/{event}/standings", "09-standings", "Léa Ashby"),
-                                 (f"/events/{event}/audit", "09-audit", "result.confirmed")]:
+                                 (f"/events/{event}/audit", "09-audit", "Result of Round 1, Table 3 confirmed")]:
         phone.goto(base + path)
         expect(phone.get_by_text(expected).first).to_be_attached()
         if "table3" in name:
