@@ -15,7 +15,7 @@ from datetime import date as Date
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Integer, UniqueConstraint
+from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 # The vocabulary of the stored strings. StrEnum members are the strings themselves, so the
@@ -315,6 +315,9 @@ class Confirmation(SQLModel, table=True):
 
 
 class AuditEntry(SQLModel, table=True):
+    #: an event's log is read newest first by id, a page at a time (migration 0009)
+    __table_args__ = (Index("ix_auditentry_event_id_id", "event_id", "id"),)
+
     id: int | None = Field(default=None, primary_key=True)
     event_id: int = _cascade_fk("event.id")
     #: plain numbers, not foreign keys: the log must outlive what it describes

@@ -84,6 +84,7 @@ RULES: dict[str, Need] = {
     "players.index": Need.EVENT_STAFF, "players.row": Need.EVENT_STAFF, "players.check_in": Need.EVENT_STAFF,
     "players.check_in_all": Need.EVENT_STAFF,
     "rounds.index": Need.EVENT_STAFF, "rounds.show": Need.EVENT_STAFF, "rounds.clock": Need.EVENT_STAFF,
+    "rounds.seated": Need.EVENT_STAFF,
     "tables.show": Need.EVENT_STAFF, "tables.enter": Need.EVENT_STAFF, "tables.confirm": Need.EVENT_STAFF,
     "tables.dispute": Need.EVENT_STAFF, "tables.case_download": Need.EVENT_STAFF, "audit.index": Need.EVENT_STAFF,
     "standings.index": Need.EVENT_STAFF, "prints.standings_download": Need.EVENT_STAFF,

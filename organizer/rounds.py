@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, g, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from .db import get_session
 from .events import load_event
+from .extensions import htmx
 from .models import Event, Round
 from .pages import go_to, render_page
 from .services import live_tables
 from .services import rounds as service
 from .services.errors import InputError
+from .services.paging import page_number
 from .services.translate import _
 
 bp = Blueprint("rounds", __name__, url_prefix="/events/<int:event_id>/rounds")
@@ -56,22 +58,44 @@ def propose(event_id: int) -> Any:
 
 
 def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
-    review = service.review_round(get_session(), event, rnd)
-    return {"event": event, "round": rnd, "tables": review.tables, "standing": review.standing,
-            "unseated": review.unseated, "deadline": review.deadline, "repeats": review.repeats,
-            "seated": review.seated, "seats_before": review.seats_before, "repeated_seats": review.repeated_seats,
+    # the page of tables shown: the link's (?page=), or the form's it was sent from
+    review = service.review_round(get_session(), event, rnd, page_number(request.values.get("page")))
+    return {"event": event, "round": rnd, "tables": review.tables, "page": review.page, "progress": review.progress,
+            "standing": review.standing, "unseated": review.unseated, "deadline": review.deadline,
+            "repeats": review.repeats, "more_repeats": review.more_repeats,
+            "more_repeated_seats": review.more_repeated_seats, "seats_before": review.seats_before,
+            "repeated_seats": review.repeated_seats,
             "dropped": review.dropped, "status_name": service.status_name,
             # (name, table number) of the players who dropped out of the event during this round
-            "dropped_seats": [(s.player.name, t.table.number) for t in review.tables for s in t.seats
-                              if s.player and s.player.id in review.dropped]}
+            "dropped_seats": review.dropped_seats,
+            # the swap form's searches, when Find reloaded the page (without script)
+            "finds": {slot: service.find_seated(get_session(), rnd.id or 0, request.args[f"find_{slot}"])
+                      for slot in ("first", "second") if rnd.status == "proposed" and request.args.get(f"find_{slot}")}}
 
 
 @bp.get("/<int:number>")
 def show(event_id: int, number: int) -> Any:
     event = load_event(event_id)
-    # The tables grid polls itself while results come in; only the grid is sent for that.
-    partial = "round_grid.html" if request.args.get("part") == "grid" else "round_tables.html"
+    # The tables grid polls itself while results come in, and its page links swap only it:
+    # only the grid is sent for those.
+    grid = request.args.get("part") == "grid" or (htmx and htmx.target == "round-grid")
+    partial = "round_grid.html" if grid else "round_tables.html"
     return render_page("rounds/show.html", partial, **_round_context(event, load_round(event, number)), errors={})
+
+
+@bp.get("/<int:number>/seated")
+def seated(event_id: int, number: int) -> Any:
+    """The swap form's search: the round's players whose name holds what was typed (or who sit
+    at the table of that number), to pick one of (``slot``: the form's first or second player)."""
+    event = load_event(event_id)
+    rnd = load_round(event, number)
+    assert rnd.id is not None
+    slot = "second" if request.args.get("slot") == "second" else "first"
+    if not htmx:  # the search lives in the round's page: opened by itself, the page shows its matches
+        search: dict[str, Any] = {f"find_{slot}": request.args.get(f"find_{slot}", "")}
+        return redirect(url_for("rounds.show", event_id=event_id, number=number, **search))
+    found = service.find_seated(get_session(), rnd.id, request.args.get(f"find_{slot}", ""))
+    return render_template("partials/round_swap_picks.html", event=event, round=rnd, slot=slot, found=found)
 
 
 @bp.post("/<int:number>/swap")

@@ -45,14 +45,14 @@ def needs_attention(session: Session, event: Event, rnd: Round, now: datetime | 
     if rnd.clock_started_at is not None:
         clock_minutes = int((now - _aware(rnd.clock_started_at)).total_seconds() // 60)
     if rnd.status != RoundStatus.PROPOSED:
-        for view in round_service.tables_of(session, rnd.id):
-            result = view.result
-            if result is None:
+        # the results' statuses as columns: 2,500 tables are counted, not loaded
+        for table in round_service.table_statuses(session, rnd.id):
+            if table.status is None:
                 if clock_minutes is not None and clock_minutes >= event.attention_minutes:
-                    late.append(view.table.number)
-            elif result.status == ResultStatus.DISPUTED:
-                disputed.append((view.table.number, result.dispute_note))
-            elif result.status == ResultStatus.ENTERED:
-                unconfirmed.append(view.table.number)
+                    late.append(table.number)
+            elif table.status == ResultStatus.DISPUTED:
+                disputed.append((table.number, table.dispute_note))
+            elif table.status == ResultStatus.ENTERED:
+                unconfirmed.append(table.number)
     checked = self_check_ins_since(session, event.id, _aware(rnd.created_at))
     return Attention(disputed, late, unconfirmed, [p.name for p in checked], event.attention_minutes, clock_minutes)

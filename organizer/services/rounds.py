@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import case
+from sqlmodel import Session, col, func, select
 
 from engine import Edition, choose_species, species_count
 
 from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat, utcnow
 from . import guard, seat_order, seating
 from .errors import InputError
+from .paging import Page, page_of
+from .text import clean_name, name_key
 from .translate import N_, _, ngettext
 
 #: a round's status as people read it (translated where shown: ``_(STATUS_NAMES[status])``)
@@ -69,11 +72,17 @@ def seatable_players(session: Session, event_id: int, round_number: int) -> list
         col(Player.joined_round) <= round_number).order_by(col(Player.id))).all())
 
 
-def tables_of(session: Session, round_id: int, number: int | None = None) -> list[TableSeating]:
-    """The round's tables with seats, players and results (only table ``number`` if given)."""
+def tables_of(session: Session, round_id: int, number: int | None = None,
+              numbers: Collection[int] | None = None) -> list[TableSeating]:
+    """The round's tables with seats, players and results (only table ``number`` if given, or
+    only the tables ``numbers``: a page of a big round reads its own tables, not 2,500)."""
     query = select(GameTable).where(GameTable.round_id == round_id)
     if number is not None:
         query = query.where(GameTable.number == number)
+    if numbers is not None:
+        if not numbers:
+            return []
+        query = query.where(col(GameTable.number).in_(list(numbers)))
     tables = session.exec(query.order_by(col(GameTable.number))).all()
     if not tables:
         return []
@@ -110,18 +119,37 @@ def lock_table(session: Session, rnd: Round, table: GameTable) -> tuple[Round, T
     return fresh_round, views[0]
 
 
-def _played_tables(session: Session, event_id: int, before: int | None) -> list[tuple[Round, TableSeating]]:
-    """The tables of every round made final (published or finished), before round ``before``."""
-    return [(past, view) for past in event_rounds(session, event_id)
-            if past.status != RoundStatus.PROPOSED and (before is None or past.number < before)
-            for view in tables_of(session, past.id or 0)]
+#: a played table as the history reads it: its round's format and its player ids in seat order
+#: (None: a seat without a player, a bot's)
+PlayedTable = tuple[str, list[int | None]]
 
 
-def _history_of(played: Sequence[tuple[Round, TableSeating]]) -> seating.SeatingHistory:
+def _played_tables(session: Session, event_id: int, before: int | None,
+                   players: Collection[int] | None = None) -> list[PlayedTable]:
+    """The tables of every round made final (published or finished), before round ``before``,
+    in round and table order; with ``players``, only the tables where one of them sat. Read as
+    columns (three per seat), not as rows of tables, seats, players and results."""
+    query = (select(Round.format, Seat.table_id, Seat.player_id)
+             .join(GameTable, col(GameTable.id) == Seat.table_id).join(Round, col(Round.id) == GameTable.round_id)
+             .where(Round.event_id == event_id, Round.status != RoundStatus.PROPOSED))
+    if before is not None:
+        query = query.where(Round.number < before)
+    if players is not None:
+        if not players:
+            return []
+        query = query.where(col(Seat.table_id).in_(select(Seat.table_id).where(col(Seat.player_id).in_(list(players)))))
+    tables: dict[int, PlayedTable] = {}
+    for round_format, table_id, player_id in session.exec(
+            query.order_by(col(Round.number), col(GameTable.number), col(Seat.position))).all():
+        tables.setdefault(table_id, (round_format, []))[1].append(player_id)
+    return list(tables.values())
+
+
+def _history_of(played: Sequence[PlayedTable]) -> seating.SeatingHistory:
     history = seating.SeatingHistory()
-    for past, view in played:
+    for round_format, table in played:
         # A draft table has no start player or dealer: it counts for who met, not for seats.
-        history.add_table([s.seat.player_id for s in view.seats], positions=past.format != RoundFormat.DRAFT)
+        history.add_table(table, positions=round_format != RoundFormat.DRAFT)
     return history
 
 
@@ -130,15 +158,15 @@ def history_before(session: Session, event_id: int, round_number: int) -> seatin
     return _history_of(_played_tables(session, event_id, round_number))
 
 
-def _seats_of(played: Sequence[tuple[Round, TableSeating]]) -> dict[int, list[str]]:
+def _seats_of(played: Sequence[PlayedTable], only: Collection[int] | None = None) -> dict[int, list[str]]:
     seats: dict[int, list[str]] = {}
-    for past, view in played:
-        for index, seated in enumerate(view.seats):
-            if seated.seat.player_id is None:
+    for round_format, table in played:
+        for index, player_id in enumerate(table):
+            if player_id is None or (only is not None and player_id not in only):
                 continue
-            label = (_("%(seat)d (draft)", seat=index + 1) if past.format == RoundFormat.DRAFT
-                     else seat_order.seat_label(index, len(view.seats)))
-            seats.setdefault(seated.seat.player_id, []).append(label)
+            label = (_("%(seat)d (draft)", seat=index + 1) if round_format == RoundFormat.DRAFT
+                     else seat_order.seat_label(index, len(table)))
+            seats.setdefault(player_id, []).append(label)
     return seats
 
 
@@ -335,7 +363,7 @@ def swap_players(session: Session, event: Event, rnd: Round, first_id: int, seco
             raise InputError({"swap": _("%(name)s is fixed to table %(table)d.", name=players[pid].name, table=fixed)})
     assert rnd.id is not None and event.id is not None
     history = history_before(session, event.id, rnd.number)
-    before: list[list[int | None]] = [[s.seat.player_id for s in view.seats] for view in tables_of(session, rnd.id)]
+    before = seatings_of(session, rnd.id)
     trade = {first_id: second_id, second_id: first_id}
     after = [[trade.get(p, p) if p is not None else None for p in table] for table in before]
     seat_a.player_id, seat_b.player_id = second_id, first_id
@@ -484,54 +512,175 @@ def reopen_round(session: Session, event: Event, rnd: Round, actor: str) -> None
     session.commit()
 
 
+def seatings_of(session: Session, round_id: int) -> list[list[int | None]]:
+    """The round's tables as player ids in seat order (None: a bot's seat), in table order: two
+    columns a seat, for what looks at every table of a big round (repeats, a swap's balance)."""
+    tables: dict[int, list[int | None]] = {}
+    for table_id, player_id in session.exec(
+            select(Seat.table_id, Seat.player_id).join(GameTable, col(GameTable.id) == Seat.table_id)
+            .where(GameTable.round_id == round_id).order_by(col(GameTable.number), col(Seat.position))).all():
+        tables.setdefault(table_id, []).append(player_id)
+    return list(tables.values())
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """A table of a round as its result stands: the number, the result's status (None: no
+    result yet) and a dispute's note."""
+
+    number: int
+    status: str | None
+    dispute_note: str = ""
+
+
+def table_statuses(session: Session, round_id: int) -> list[TableStatus]:
+    """Every table of the round with its result's status, in table order (three columns a
+    table: the round's page and its attention list count them without loading the tables)."""
+    rows = session.exec(select(GameTable.number, Result.status, Result.dispute_note)
+                        .outerjoin(Result, col(Result.table_id) == GameTable.id)
+                        .where(GameTable.round_id == round_id).order_by(col(GameTable.number))).all()
+    return [TableStatus(number, status, note or "") for number, status, note in rows]
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    """How far a round's results are, over all its tables (not only the page shown)."""
+
+    tables: int
+    #: tables without a result, and those whose result is not confirmed, in table order
+    without: list[int]
+    unconfirmed: list[int]
+
+    @property
+    def confirmed(self) -> int:
+        return self.tables - len(self.without) - len(self.unconfirmed)
+
+
 @dataclass(frozen=True)
 class RoundReview:
-    """A round's page: its tables and what the organizer should look at before publishing."""
+    """A round's page: a page of its tables and what the organizer should look at before publishing."""
 
+    #: the tables of the page shown (``page``), with seats, players and results
     tables: list[TableSeating]
-    #: pairs of player names who already met in an earlier round
+    page: Page
+    progress: RoundProgress
+    #: pairs of player names who already met in an earlier round (over all tables)
     repeats: list[tuple[str, str]]
     #: player id → standings row, for reviewing a Swiss proposal (rounds after the first)
     standing: dict[int, Any]
     #: players checked in after the proposal was made, whom it does not seat
     unseated: list[str]
-    #: (name, player id, table number) of everyone seated, by name
-    seated: list[tuple[str, int, int]]
     deadline: datetime | None
     #: player id → the seats they had in earlier rounds ("1 (start)", "3", ...), in round order
+    #: (the page's players)
     seats_before: dict[int, list[str]]
     #: (name, seat) of the players sitting in a position they already had (none in a draft round)
     repeated_seats: list[tuple[str, str]]
     #: ids of the players seated in this round who have dropped out of the event since
     dropped: frozenset[int] = frozenset()
+    #: (name, table number) of those players, in table and seat order
+    dropped_seats: tuple[tuple[str, int], ...] = ()
+    #: repeats and repeated seats beyond the first LISTED of each, counted, not named
+    more_repeats: int = 0
+    more_repeated_seats: int = 0
 
 
-def review_round(session: Session, event: Event, rnd: Round) -> RoundReview:
+#: repeats and repeated seats named on a proposal's page; the rest are counted (a random first
+#: seating of 10,000 players repeats thousands of seats: a list no one reads, and slow to write)
+LISTED = 50
+
+
+#: tables on a page of a round
+TABLES_PER_PAGE = 50
+
+
+def _names(session: Session, player_ids: Collection[int]) -> dict[int, str]:
+    if not player_ids:
+        return {}
+    return {pid: name for pid, name in session.exec(
+        select(Player.id, Player.name).where(col(Player.id).in_(list(player_ids)))).all() if pid is not None}
+
+
+def review_round(session: Session, event: Event, rnd: Round, page_number: int | None = None) -> RoundReview:
+    """The round's page: page ``page_number`` of its tables, and over the whole round its
+    progress, the players who dropped, and for a proposal the repeats it makes. What looks at
+    every table reads columns; only the page's tables are read whole."""
     assert rnd.id is not None and event.id is not None
-    tables = tables_of(session, rnd.id)
-    played = _played_tables(session, event.id, rnd.number)
-    history = _history_of(played)
-    repeats = seating.repeated_pairs([[s.seat.player_id for s in t.seats if s.seat.player_id] for t in tables], history)
-    names = {s.player.id: s.player.name for t in tables for s in t.seats if s.player}
-    again = set() if rnd.format == RoundFormat.DRAFT else set(
-        seat_order.repeated_seats([[s.seat.player_id for s in t.seats] for t in tables], history))
-    repeated_seats = [(s.player.name, seat_order.seat_label(index, len(t.seats)))
-                      for t in tables for index, s in enumerate(t.seats) if s.player and s.player.id in again]
+    statuses = table_statuses(session, rnd.id)
+    progress = RoundProgress(len(statuses), [t.number for t in statuses if t.status is None],
+                             [t.number for t in statuses if t.status is not None and t.status != ResultStatus.CONFIRMED])
+    page = page_of(len(statuses), page_number, TABLES_PER_PAGE)
+    tables = tables_of(session, rnd.id, numbers=[t.number for t in statuses[page.offset:page.offset + page.per_page]])
+    on_page = {s.player.id for t in tables for s in t.seats if s.player and s.player.id is not None}
+    # a proposal's repeats need every earlier table; a round made final, only its page's players' ones
+    played = _played_tables(session, event.id, rnd.number,
+                            None if rnd.status == RoundStatus.PROPOSED else on_page)
+    seats_before = _seats_of(played, on_page)
+    # A player who dropped during this round (or after its proposal) still sits in it: marked.
+    dropped_rows = session.exec(
+        select(Player.id, Player.name, GameTable.number).join(Seat, col(Seat.player_id) == Player.id)
+        .join(GameTable, col(GameTable.id) == Seat.table_id)
+        .where(GameTable.round_id == rnd.id, col(Player.dropped).is_(True),
+               func.coalesce(Player.dropped_after_round, 0) <= rnd.number)
+        .order_by(col(GameTable.number), col(Seat.position))).all()
+    repeats: list[tuple[str, str]] = []
+    repeated_seats: list[tuple[str, str]] = []
+    more_repeats = more_repeated_seats = 0
     standing: dict[int, Any] = {}
     unseated: list[str] = []
     if rnd.status == RoundStatus.PROPOSED:
+        seatings = seatings_of(session, rnd.id)
+        history = _history_of(played)
+        pairs = seating.repeated_pairs([[p for p in t if p is not None] for t in seatings], history)
+        again = set() if rnd.format == RoundFormat.DRAFT else set(seat_order.repeated_seats(seatings, history))
+        in_seat_again = [(p, index, len(t)) for t in seatings for index, p in enumerate(t) if p is not None and p in again]
+        more_repeats, more_repeated_seats = max(0, len(pairs) - LISTED), max(0, len(in_seat_again) - LISTED)
+        pairs, in_seat_again = pairs[:LISTED], in_seat_again[:LISTED]
+        names = _names(session, {p for pair in pairs for p in pair} | {p for p, _index, _size in in_seat_again})
+        repeats = [(names.get(a, "?"), names.get(b, "?")) for a, b in pairs]
+        repeated_seats = [(names.get(p, "?"), seat_order.seat_label(index, size)) for p, index, size in in_seat_again]
         if rnd.number > 1:
             # The organizer reviews a Swiss proposal against the standings it was made from.
             from .event_standings import standings_for
 
-            standing = {row.player_id: row for row in standings_for(session, event)}
+            standing = {row.player_id: row for row in standings_for(session, event) if row.player_id in on_page}
         # Checked in after the proposal was made: the organizer re-proposes or seats them by hand.
-        seated_ids = {s.seat.player_id for t in tables for s in t.seats}
-        unseated = [p.name for p in seatable_players(session, event.id, rnd.number) if p.id not in seated_ids]
-    seated = sorted(((s.player.name, s.player.id, t.table.number) for t in tables for s in t.seats
-                     if s.player and s.player.id is not None), key=lambda item: item[0].casefold())
-    # A player who dropped during this round (or after its proposal) still sits in it: marked.
-    dropped = frozenset(s.player.id for t in tables for s in t.seats if s.player and s.player.id is not None
-                        and s.player.dropped and (s.player.dropped_after_round or 0) <= rnd.number)
-    return RoundReview(tables, [(names.get(a, "?"), names.get(b, "?")) for a, b in repeats], standing, unseated,
-                       seated, clock_deadline(rnd), _seats_of(played), repeated_seats, dropped)
+        seated = select(Seat.player_id).join(GameTable, col(GameTable.id) == Seat.table_id).where(
+            GameTable.round_id == rnd.id, col(Seat.player_id).is_not(None))
+        unseated = list(session.exec(select(Player.name).where(
+            Player.event_id == event.id, col(Player.checked_in).is_(True), col(Player.dropped).is_(False),
+            col(Player.joined_round) <= rnd.number, col(Player.id).not_in(seated)).order_by(col(Player.id))).all())
+    return RoundReview(tables, page, progress, repeats, standing, unseated, clock_deadline(rnd), seats_before,
+                       repeated_seats, frozenset(pid for pid, _name, _table in dropped_rows if pid is not None),
+                       tuple((name, number) for _pid, name, number in dropped_rows), more_repeats, more_repeated_seats)
+
+
+@dataclass(frozen=True)
+class SeatedMatches:
+    """The players of a round a swap form's search found: (name, player id, table number) by
+    name, at most ``limit`` of them; ``more`` when others match too."""
+
+    search: str
+    found: list[tuple[str, int, int]]
+    more: bool
+
+
+def find_seated(session: Session, round_id: int, search: str, limit: int = 8) -> SeatedMatches:
+    """The round's seated players whose name holds ``search`` (case, width and spacing aside,
+    as names are compared), or who sit at table ``search`` when it is a number: a swap form
+    finds one player among 10,000 without listing them all."""
+    search = clean_name(search)[:80]
+    key = name_key(search)
+    if not key:
+        return SeatedMatches(search, [], False)
+    matches = col(Player.name_key).contains(key, autoescape=True)
+    order: list[Any] = [func.lower(Player.name), col(Player.id)]
+    if key.isascii() and key.isdigit() and len(key) <= 6:
+        at_table = col(GameTable.number) == int(key)
+        matches = matches | at_table
+        order = [case((at_table, col(Seat.position)), else_=100)] + order  # the table's players first, in seat order
+    rows = session.exec(select(Player.name, Player.id, GameTable.number).join(Seat, col(Seat.player_id) == Player.id)
+                        .join(GameTable, col(GameTable.id) == Seat.table_id)
+                        .where(GameTable.round_id == round_id, matches).order_by(*order).limit(limit + 1)).all()
+    found = [(name, pid, number) for name, pid, number in rows if pid is not None]
+    return SeatedMatches(search, found[:limit], len(found) > limit)

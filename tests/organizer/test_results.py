@@ -286,7 +286,7 @@ def test_reopen_a_closed_round_to_correct_a_result(signed_in: FlaskClient, sessi
     assert stored(session).seats[0]["points"] == 43
     assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 422  # already open
     grid = signed_in.get(f"/events/{event.id}/rounds/1?part=grid", headers=HX)
-    assert grid.text.lstrip().startswith('<div class="tables-grid" id="round-grid"') and 'hx-trigger="every 15s"' in grid.text
+    assert grid.text.lstrip().startswith('<div id="round-grid"') and 'hx-trigger="every 15s"' in grid.text
 
 
 def test_reopen_refused_once_a_later_round_exists(signed_in: FlaskClient, session: Session, event: Event) -> None:
