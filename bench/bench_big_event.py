@@ -13,7 +13,8 @@ the services' one-by-one paths would take minutes here and are not what is measu
 
 Measured: every GET route of the app's url_map that belongs to the event (``/events/<id>...``),
 with the event's ids filled in (the first and the current round, table 1, a player), requested
-signed in through Flask's test client (no network, no server: the page's own time). Each page
+signed in through Flask's test client (no network, no server: the page's own time); fragments a page
+loads with htmx (``FRAGMENTS``: the attention list) are asked as htmx. Each page
 is requested ``--repeat`` times; reported are the best and the median time and the size of the
 body. Downloads (exports, PDFs) are whole by design: exports are timed, PDFs only with
 ``--with-pdfs`` (bench/bench_prints.py measures them). The load average is printed: the machine
@@ -59,6 +60,8 @@ PASSWORD = "benchmark password"
 ACCOUNT = "bench"
 #: a budget per page (issue 10)
 BUDGET = 0.5
+#: fragments a page loads with htmx (opened by themselves they redirect to their page): asked as htmx
+FRAGMENTS = ("public.attention",)
 
 
 def build_event(url: str, players: int, rounds: int, seed: int = 1) -> dict[str, Any]:
@@ -187,9 +190,10 @@ def main() -> None:
         slow = []
         for label, path in pages:
             times, size, status = [], 0, 0
+            headers = {"HX-Request": "true"} if label.startswith(FRAGMENTS) else {}
             for _ in range(args.repeat):
                 started = time.perf_counter()
-                response = client.get(path)
+                response = client.get(path, headers=headers)
                 body = response.get_data()
                 times.append(time.perf_counter() - started)
                 size, status = len(body), response.status_code
