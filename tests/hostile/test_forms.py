@@ -69,7 +69,7 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "events.new": event, "events.edit": event,
         "players.add": {"name": "Zoe Quince", "club": "Orchard", "email": "zoe@example.org"},
         "players.import_csv": {"csv_text": "Uma Pine,Orchard\nVic Yew,,vic@example.org"},
-        "players.check_in": {"checked_in": "0"}, "players.check_in_all": {"ids": "", "q": ""}, "players.check_in_all": {"ids": "", "q": ""}, "players.drop": {"dropped": "1"},
+        "players.check_in": {"checked_in": "0"}, "players.check_in_all": {"ids": "", "q": ""}, "players.drop": {"dropped": "1"},
         "players.fixed_table": {"fixed_table": "2"}, "players.remove": {},
         "rounds.propose": {"seed": "7"}, "rounds.swap": {"first": "1", "second": "5"},
         "rounds.publish": {}, "rounds.discard": {}, "rounds.close": {}, "rounds.reopen": {},
