@@ -323,7 +323,7 @@ class State(ABC):
 
     def last_moves(self, count: int) -> list[PublicMove]:
         """The last ``count`` logged actions, oldest first, as everyone may know them: no card
-        that went into a hand, no hidden or face-down draft pick (see :class:`PublicMove`)."""
+        drawn from the deck, no hidden or face-down draft pick (see :class:`PublicMove`)."""
         if type(count) is not int or count < 0:
             raise IllegalActionError(f"last_moves({count!r}): expected a whole number of moves, 0 or more")
         start = max(0, len(self.history) - count)

@@ -70,6 +70,9 @@ class StandardState(State):
         self.turn = 1
         #: (source, card) drawn in the current turn: the first card is known before the second draw
         self.drawn: list[tuple[int | str, Card]] = []
+        #: history index -> the card a draw took from a discard pile: it lay face up there, so
+        #: every seat saw it taken (a card drawn from the deck stays hidden)
+        self.pile_draws: dict[int, Card] = {}
         self.skipped_draws = 0
         self._draws: dict[int | str, Draw] = {source: Draw(source) for source in self._all_sources()}
 
@@ -198,6 +201,7 @@ class StandardState(State):
                 if not pile:
                     raise IllegalActionError(f"{self.who(actor)}: {action}: {self._source_text(source)} is empty")
                 card = pile.pop()
+                self.pile_draws[len(self.history)] = card
             self.hands[actor].append(card)
             self.drawn.append((source, card))
             self.history.append((actor, action))
@@ -351,8 +355,8 @@ class StandardState(State):
         kind = type(action)
         if kind is Draw:
             source = cast(Draw, action).source
-            # the card drawn went into a hand: only its source is public
-            return PublicMove(index, seat, name, "draw", str(action), source=source)
+            # a card from the deck went into a hand unseen; one from a discard pile was face up
+            return PublicMove(index, seat, name, "draw", str(action), self.pile_draws.get(index), source=source)
         played = cast("Play | Give | Discard", action)
         cell = None if kind is Discard else cast("Play | Give", action).cell
         return PublicMove(index, seat, name, str(action).split(" ", 1)[0], str(action), played.card, cell)
@@ -375,4 +379,5 @@ class StandardState(State):
         new.hands = [list(hand) for hand in self.hands]
         new.piles = [list(pile) for pile in self.piles]
         new.drawn = list(self.drawn)
+        new.pile_draws = dict(self.pile_draws)
 

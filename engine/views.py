@@ -319,9 +319,10 @@ class Progress:
 @dataclass(frozen=True)
 class PublicMove:
     """One logged action as everyone may know it. ``card`` is set only when the card is public:
-    a card played, discarded face up or given to Q, a draft pick once revealed and planted;
-    never a card drawn (it went into a hand) nor a draft pick still hidden, replaced before the
-    reveal, or discarded face down. ``text`` says the same in words, hiding what is hidden."""
+    a card played, discarded face up or given to Q, taken from the top of a discard pile (where
+    everyone saw it), a draft pick once revealed and planted; never a card drawn from the deck
+    nor a draft pick still hidden, replaced before the reveal, or discarded face down. ``text``
+    says the same in words, hiding what is hidden."""
 
     index: int
     seat: int

@@ -96,7 +96,6 @@ class MoveLine:
     - ``draw_deck``, ``draw_pile`` (``owner``: whose discard pile, "" for the solo pile),
       ``draw_own_pile``, ``draw_solo_pile``: a draw; ``card`` only for the viewer's own draws this turn;
     - ``play``, ``discard``, ``give``: a card planted, discarded face up, given to Q;
-      ``discard_taken``: a card discarded and since taken from the pile (no longer named);
     - ``planted``, ``discarded_hidden``: a draft pick at its reveal;
     - ``chose``: a draft pick still hidden."""
 
@@ -303,8 +302,9 @@ def _source_words(view: SeatView, source: int | str) -> str:
 
 def recent_moves(moves: list[PublicMove], view: SeatView) -> list[MoveLine]:
     """The engine's public record of the last moves (``state.last_moves(n)``) as lines the
-    viewer reads: names, not seat numbers; a draw says where from, and names the card only to
-    the seat that drew it this turn (a drawn card is in a hand, hidden from the others)."""
+    viewer reads: names, not seat numbers; a draw says where from, and which card when it came
+    from a discard pile (everyone saw it there) or when the viewer drew it from the deck this
+    turn (only the drawer knows that one)."""
     viewer = view.viewer
     own_draws: list[Card | None] = []
     if view.turns is not None and view.turns.actor == viewer:
@@ -313,19 +313,12 @@ def recent_moves(moves: list[PublicMove], view: SeatView) -> list[MoveLine]:
     draw_indexes = [m.index for m in moves if m.kind == "draw" and m.seat == viewer]
     drawn_card = dict(zip(draw_indexes[len(draw_indexes) - len(own_draws):] if own_draws else [], own_draws,
                           strict=False))
-    # a card discarded face up and since taken from the pile is in a hand now: not named any more
-    visible: set[Card] = set(view.hand or ())
-    for info in view.seats:
-        visible.update(p.card for p in info.arboretum)
-    if view.turns is not None:
-        for pile in view.turns.piles:
-            visible.update(pile.cards)
     lines = []
     for move in moves:
         mine = move.seat == viewer
-        card = face(move.card) if move.card is not None and move.card in visible else None
+        card = face(move.card) if move.card is not None else None
         if move.kind == "draw":
-            known = drawn_card.get(move.index)
+            known = move.card if move.card is not None else drawn_card.get(move.index)
             card = face(known) if known is not None else None
             if move.source == "deck":
                 lines.append(MoveLine("draw_deck", mine, move.name, card))
@@ -338,8 +331,6 @@ def recent_moves(moves: list[PublicMove], view: SeatView) -> list[MoveLine]:
                 lines.append(MoveLine("draw_solo_pile", mine, move.name, card))
         elif move.kind == "pick":
             lines.append(MoveLine("planted" if card is not None else "chose", mine, move.name, card))
-        elif move.kind == "discard" and card is None and move.card is not None:
-            lines.append(MoveLine("discard_taken", mine, move.name))
         elif move.kind in ("play", "discard", "give") and card is not None:
             lines.append(MoveLine(move.kind, mine, move.name, card))
     return lines

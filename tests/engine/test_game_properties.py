@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Draw, Pick
+from engine.actions import DECK, Draw, Pick
 from engine.cards import Card, make_deck
 from engine.case import parse_case
 from engine.draft import DraftState
@@ -25,6 +25,8 @@ from engine.game import GAME_MODES, MODES, SIMULTANEOUS, Game, State
 from engine.solo import SoloState
 from engine.standard import StandardState
 from engine.views import Phase, SeatView
+
+from .helpers import seen_face_up
 
 GAMES = [
     ("standard", 2, "2018"), ("standard", 3, "2018"), ("standard", 4, "2018"),
@@ -178,7 +180,9 @@ def test_the_public_accessors_agree_with_the_state_and_hide_what_is_hidden(param
         for move, (seat, action) in zip(moves, state.history[-5:] if moves else [], strict=True):
             assert move.seat == seat and move.name == state.names[seat]
             if isinstance(action, Draw):
-                assert move.card is None and move.text == str(action)  # the card drawn went into a hand
+                # a card from the deck went into a hand unseen; one from a discard pile lay face up there
+                assert move.text == str(action) and (move.card is None) == (action.source == DECK)
+                assert move.card is None or str(move.card) in seen_face_up(state)
             elif isinstance(action, Pick):
                 # a pick names its card only once revealed and planted where it chose
                 if move.card is not None:

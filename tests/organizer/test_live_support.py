@@ -23,6 +23,7 @@ from organizer.models import Event, GameTable, Round
 from organizer.services import events as event_service
 from organizer.services import live_log, live_tables
 from organizer.services import rounds as round_service
+from tests.engine.helpers import seen_face_up
 
 from .conftest import HX, add_players, make_app
 
@@ -109,14 +110,16 @@ def form_of(action: Action) -> dict[str, str]:
 
 def hidden_from(state: Any, seat: int) -> list[str]:
     """Card texts ``seat`` must not see now: other seats' hands (and so their pending picks) and
-    the undealt or undrawn deck."""
+    the undealt or undrawn deck; but not a card another seat took from the top of a discard pile,
+    which everyone saw lying there."""
     if state.is_terminal():
         return []
     hidden = [str(card) for card in state.deck]
     for other, hand in enumerate(state.hands):
         if other != seat:
             hidden.extend(str(card) for card in hand)
-    return hidden
+    public = seen_face_up(state)
+    return [card for card in hidden if card not in public]
 
 
 _MENTION = re.compile("(" + "|".join(sorted({name for e in Edition for name in edition_species(e)}, key=len, reverse=True))
