@@ -6,7 +6,6 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, g, has_request_context, redirect, request, session, url_for
 from flask_login import LoginManager, UserMixin, login_user, logout_user  # type: ignore[import-untyped]
@@ -20,6 +19,7 @@ from . import permissions
 from .db import get_session
 from .models import AccountSession, AuditEntry, Organizer
 from .pages import render_page
+from .security import same_site_path
 from .services import accounts, sessions, sign_in, text
 from .services.errors import InputError
 
@@ -98,10 +98,7 @@ def start_session(account: Organizer) -> None:
 
 
 def _safe_next(target: str | None) -> str:
-    """Only same-site paths: a crafted ?next= must not send an organizer elsewhere."""
-    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
-        return target
-    return url_for("events.index")
+    return same_site_path(target) or url_for("events.index")
 
 
 def _client_address() -> str:

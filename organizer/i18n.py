@@ -15,12 +15,12 @@ extract, update and compile them."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_timezone, gettext, ngettext, refresh
 from werkzeug.wrappers import Response
 
+from .security import same_site_path
 from .services import translate
 from .services.translate import DEFAULT_LANGUAGE, LANGUAGES, time_zone_names, valid_time_zone
 
@@ -81,24 +81,12 @@ def choose(code: str) -> Response:
 
     A link rather than a form: public pages carry no session (so no CSRF token), and the only
     effect is a cookie on the chooser's own device."""
-    back = _same_site(request.args.get("next", "")) or "/"
+    back = same_site_path(request.args.get("next")) or "/"
     response = redirect(back, code=303)
     if code in LANGUAGES:
         response.set_cookie(LANGUAGE_COOKIE, code, max_age=_YEAR, samesite="Lax", httponly=True,
                             secure=bool(request.is_secure))
     return response
-
-
-def _same_site(target: str) -> str | None:
-    """``target`` reduced to a path on this site, or None (never an open redirect)."""
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc:
-        if parts.netloc != request.host:
-            return None
-    path = parts.path or "/"
-    if not path.startswith("/") or path.startswith("//"):
-        return None
-    return path + (f"?{parts.query}" if parts.query else "")
 
 
 def init_app(app: Flask) -> None:

@@ -6,11 +6,20 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import BadRequest
 
 from .services.translate import N_
+
+
+def same_site_path(target: str | None) -> str | None:
+    """``target`` when it is a path on this site, else None: a crafted ``?next=`` must never
+    send anyone elsewhere (no scheme, no host, no protocol-relative ``//``)."""
+    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
+        return target
+    return None
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [

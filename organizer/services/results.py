@@ -27,7 +27,7 @@ from ..models import (
 from . import guard, rules, text
 from .errors import InputError
 from .rounds import TableSeating, lock_table
-from .translate import N_, _, species_name
+from .translate import N_, _, ordinal, species_name
 
 MAX_TOTAL = 300
 #: the words for statuses and entry modes, translated where they are shown (``_(WORDS[key])``)
@@ -451,11 +451,6 @@ class Place:
     label: str
 
 
-def _ordinal(place: int) -> str:
-    words = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th")}
-    return _(words[place]) if place in words else str(place)
-
-
 def table_places(event: Event, rnd: Round, view: TableSeating) -> list[Place]:
     """Each seat's place and tournament points from the table's stored result (in seat order),
     as the standings will count them; empty without a result, or when it cannot be counted."""
@@ -479,15 +474,15 @@ def table_places(event: Event, rnd: Round, view: TableSeating) -> list[Place]:
         note = ""
         if level and tiebreak and not shared:
             note = _("%(place)s — tie on %(points)s points broken by species count: %(mine)s vs %(theirs)s",
-                     place=_ordinal(place), points=seat.points, mine=seat.species_count,
+                     place=ordinal(place), points=seat.points, mine=seat.species_count,
                      theirs=", ".join(str(other.species_count) for other in level))
         elif shared and tiebreak:
             note = _("shared %(place)s — tie on %(points)s points and %(species)s species",
-                     place=_ordinal(place), points=seat.points, species=seat.species_count)
+                     place=ordinal(place), points=seat.points, species=seat.species_count)
         elif shared:
             note = _("shared %(place)s — tie on %(points)s points (these rules break no ties)",
-                     place=_ordinal(place), points=seat.points)
-        label = _("shared %(place)s", place=_ordinal(place)) if shared else _ordinal(place)
+                     place=ordinal(place), points=seat.points)
+        label = _("shared %(place)s", place=ordinal(place)) if shared else ordinal(place)
         places.append(Place(place, shared, points[seat.player_id], note, label))
     return places
 

@@ -96,17 +96,18 @@ def current_time_zone() -> tzinfo:
     return found if isinstance(found, tzinfo) else UTC
 
 
+def _aware(moment: datetime) -> datetime:
+    """The database stores UTC without a zone."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def format_datetime(moment: datetime, format: str = "medium") -> str:
     """A stored (UTC) time in the current locale and time zone, e.g. "24 Nov 2026, 14:05:09"."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return dates.format_datetime(moment, format, tzinfo=current_time_zone(), locale=current_locale())
+    return dates.format_datetime(_aware(moment), format, tzinfo=current_time_zone(), locale=current_locale())
 
 
 def format_time(moment: datetime, format: str = "short") -> str:
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return dates.format_time(moment, format, tzinfo=current_time_zone(), locale=current_locale())
+    return dates.format_time(_aware(moment), format, tzinfo=current_time_zone(), locale=current_locale())
 
 
 def format_date(day: date, format: str = "medium") -> str:
