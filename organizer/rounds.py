@@ -11,7 +11,7 @@ from .events import load_event
 from .extensions import htmx
 from .models import Event, Round
 from .pages import go_to, render_page
-from .services import live_tables
+from .services import live_tables, round_page
 from .services import rounds as service
 from .services.errors import InputError
 from .services.paging import page_number
@@ -59,7 +59,7 @@ def propose(event_id: int) -> Any:
 
 def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
     # the page of tables shown: the link's (?page=), or the form's it was sent from
-    review = service.review_round(get_session(), event, rnd, page_number(request.values.get("page")))
+    review = round_page.review_round(get_session(), event, rnd, page_number(request.values.get("page")))
     return {"event": event, "round": rnd, "tables": review.tables, "page": review.page, "progress": review.progress,
             "standing": review.standing, "unseated": review.unseated, "deadline": review.deadline,
             "repeats": review.repeats, "more_repeats": review.more_repeats,
@@ -69,7 +69,7 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
             # (name, table number) of the players who dropped out of the event during this round
             "dropped_seats": review.dropped_seats,
             # the swap form's searches, when Find reloaded the page (without script)
-            "finds": {slot: service.find_seated(get_session(), rnd.id or 0, request.args[f"find_{slot}"])
+            "finds": {slot: round_page.find_seated(get_session(), rnd.id or 0, request.args[f"find_{slot}"])
                       for slot in ("first", "second") if rnd.status == "proposed" and request.args.get(f"find_{slot}")}}
 
 
@@ -94,7 +94,7 @@ def seated(event_id: int, number: int) -> Any:
     if not htmx:  # the search lives in the round's page: opened by itself, the page shows its matches
         search: dict[str, Any] = {f"find_{slot}": request.args.get(f"find_{slot}", "")}
         return redirect(url_for("rounds.show", event_id=event_id, number=number, **search))
-    found = service.find_seated(get_session(), rnd.id, request.args.get(f"find_{slot}", ""))
+    found = round_page.find_seated(get_session(), rnd.id, request.args.get(f"find_{slot}", ""))
     return render_template("partials/round_swap_picks.html", event=event, round=rnd, slot=slot, found=found)
 
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from ..models import Event, ResultStatus, Round, RoundStatus, utcnow
-from . import rounds as round_service
+from .round_page import table_statuses
 from .self_report import self_check_ins_since
 
 
@@ -46,7 +46,7 @@ def needs_attention(session: Session, event: Event, rnd: Round, now: datetime | 
         clock_minutes = int((now - _aware(rnd.clock_started_at)).total_seconds() // 60)
     if rnd.status != RoundStatus.PROPOSED:
         # the results' statuses as columns: 2,500 tables are counted, not loaded
-        for table in round_service.table_statuses(session, rnd.id):
+        for table in table_statuses(session, rnd.id):
             if table.status is None:
                 if clock_minutes is not None and clock_minutes >= event.attention_minutes:
                     late.append(table.number)

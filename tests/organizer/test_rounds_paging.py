@@ -12,6 +12,7 @@ from sqlmodel import Session, select
 
 from organizer.models import Event, Result, Round
 from organizer.services import rounds as service
+from organizer.services.round_page import table_statuses
 
 from .conftest import HX, add_players
 
@@ -66,7 +67,7 @@ def test_tables_of_reads_only_the_numbers_asked_for(signed_in: FlaskClient, sess
     views = service.tables_of(session, rnd.id, numbers=[3, 51, 7])
     assert [v.table.number for v in views] == [3, 7, 51] and all(len(v.seats) == 4 for v in views)
     assert service.tables_of(session, rnd.id, numbers=[]) == []
-    statuses = service.table_statuses(session, rnd.id)
+    statuses = table_statuses(session, rnd.id)
     assert [t.number for t in statuses] == list(range(1, 52)) and {t.status for t in statuses} == {None}
 
 
