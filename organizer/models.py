@@ -197,6 +197,9 @@ class Event(SQLModel, table=True):
     #: their own choice), and the time zone its times are shown in (issues 13, 14)
     language: str = Field(default="en", max_length=8)
     time_zone: str = Field(default="UTC", max_length=64)
+    #: seat round 1 by the club's ratings, spreading the strongest players across the tables,
+    #: instead of a shuffle (issue 16)
+    first_round_by_rating: bool = Field(default=False)
 
     @property
     def rounds(self) -> int:
@@ -277,6 +280,8 @@ class Seat(SQLModel, table=True):
     position: int
     token: str = Field(default_factory=new_token, max_length=64, unique=True)
     is_bot: bool = Field(default=False)
+    #: the level a bot seat plays at: "easy", "normal" or "strong" (engine.bots.LEVELS, issue 17)
+    bot_level: str = Field(default="normal", max_length=16)
 
 
 class Result(SQLModel, table=True):
