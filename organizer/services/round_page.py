@@ -5,7 +5,7 @@ spans every table of a big round as columns; only the page's tables whole (issue
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -22,20 +22,22 @@ from .text import clean_name, name_key
 @dataclass(frozen=True)
 class TableStatus:
     """A table of a round as its result stands: the number, the result's status (None: no
-    result yet) and a dispute's note."""
+    result yet), a dispute's note, and whether it is played on the devices (its result comes
+    from the game, not from entry)."""
 
     number: int
     status: str | None
     dispute_note: str = ""
+    digital: bool = False
 
 
 def table_statuses(session: Session, round_id: int) -> list[TableStatus]:
     """Every table of the round with its result's status, in table order (three columns a
     table: the round's page and its attention list count them without loading the tables)."""
-    rows = session.exec(select(GameTable.number, Result.status, Result.dispute_note)
+    rows = session.exec(select(GameTable.number, Result.status, Result.dispute_note, GameTable.digital)
                         .outerjoin(Result, col(Result.table_id) == GameTable.id)
                         .where(GameTable.round_id == round_id).order_by(col(GameTable.number))).all()
-    return [TableStatus(number, status, note or "") for number, status, note in rows]
+    return [TableStatus(number, status, note or "", bool(digital)) for number, status, note, digital in rows]
 
 
 @dataclass(frozen=True)
@@ -43,13 +45,15 @@ class RoundProgress:
     """How far a round's results are, over all its tables (not only the page shown)."""
 
     tables: int
-    #: tables without a result, and those whose result is not confirmed, in table order
+    #: paper tables without a result, and those whose result is not confirmed, in table order
     without: list[int]
     unconfirmed: list[int]
+    #: tables played on the devices without a result yet: the game records it, nobody enters it
+    playing: list[int] = field(default_factory=list)
 
     @property
     def confirmed(self) -> int:
-        return self.tables - len(self.without) - len(self.unconfirmed)
+        return self.tables - len(self.without) - len(self.unconfirmed) - len(self.playing)
 
 
 @dataclass(frozen=True)
@@ -103,8 +107,9 @@ def review_round(session: Session, event: Event, rnd: Round, page_number: int | 
     every table reads columns; only the page's tables are read whole."""
     assert rnd.id is not None and event.id is not None
     statuses = table_statuses(session, rnd.id)
-    progress = RoundProgress(len(statuses), [t.number for t in statuses if t.status is None],
-                             [t.number for t in statuses if t.status is not None and t.status != ResultStatus.CONFIRMED])
+    progress = RoundProgress(len(statuses), [t.number for t in statuses if t.status is None and not t.digital],
+                             [t.number for t in statuses if t.status is not None and t.status != ResultStatus.CONFIRMED],
+                             [t.number for t in statuses if t.status is None and t.digital])
     page = page_of(len(statuses), page_number, TABLES_PER_PAGE)
     tables = tables_of(session, rnd.id, numbers=[t.number for t in statuses[page.offset:page.offset + page.per_page]])
     on_page = {s.player.id for t in tables for s in t.seats if s.player and s.player.id is not None}
