@@ -17,6 +17,7 @@ from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 from engine import ArboretumError, Edition, Game, edition_species
+from engine.bots import LEVELS
 
 from ..models import (
     AuditEntry,
@@ -142,6 +143,14 @@ def _text(value: Any, what: str = "", limit: int | None = None) -> str:
 def _flag(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
         raise _Bad(_("%(what)s must be true or false, not %(value)s.", what=what, value=repr(value)))
+    return value
+
+
+def _bot_level(value: Any) -> str:
+    """A bot seat's level (a file from before the levels has none: normal)."""
+    if not isinstance(value, str) or value not in LEVELS:
+        raise _Bad(_("a bot's level must be one of %(levels)s, not %(value)s.", levels=", ".join(LEVELS),
+                     value=repr(value)))
     return value
 
 
@@ -389,7 +398,8 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None, pl
                     seated.add(player_id)
                 seats.append(Seat(table_id=table.id, player_id=player_id,
                                   position=_whole(seat_data["position"], 0, 3, _("a seat's position")),
-                                  is_bot=_flag(seat_data["is_bot"], "is_bot")))
+                                  is_bot=_flag(seat_data["is_bot"], "is_bot"),
+                                  bot_level=_bot_level(seat_data.get("bot_level", "normal"))))
             if sorted(seat.position for seat in seats) != list(range(len(seats))):
                 raise _Bad(_("the seats' positions are not 0, 1, ... once each."))
             session.add_all(seats)

@@ -58,7 +58,7 @@ def export_event(session: Session, event: Event) -> dict[str, Any]:
                 "game": view.table.game, "action_log": view.table.action_log, "log_version": view.table.log_version,
                 # Seat tokens are private links: never exported; an import makes new ones.
                 "seats": [{"position": s.seat.position, "player": s.player.name if s.player else None,
-                           "is_bot": s.seat.is_bot} for s in view.seats],
+                           "is_bot": s.seat.is_bot, "bot_level": s.seat.bot_level} for s in view.seats],
                 "result": result_out,
             })
         rounds_out.append({"number": rnd.number, "format": rnd.format, "status": rnd.status, "seed": rnd.seed,
