@@ -1,7 +1,12 @@
-"""A player's arboretum: cards on a grid of cells, and the placement rule (RULES.md §2)."""
+"""A player's arboretum: cards on a grid of cells, and the placement rule (RULES.md §2).
+
+For simulations and search, :meth:`Arboretum.place_trusted` plants a card at a cell already
+known to be legal (one of :meth:`Arboretum.legal_cells`) without checking it, and
+:meth:`Arboretum.legal_cells_view` gives the sorted legal cells without copying them."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Iterator, Mapping
 
 from .cards import Card
@@ -22,14 +27,18 @@ class Arboretum:
     """Cards by cell; ``x`` grows to the right and ``y`` downwards.
 
     Placement keeps the arboretum one orthogonally connected group: the first card goes anywhere,
-    every later one into an empty cell next to a card already planted. The set of legal cells is
-    kept up to date as cards are planted, so asking for it costs nothing during a game."""
+    every later one into an empty cell next to a card already planted. The set of legal cells,
+    and once asked for its sorted list, are kept up to date as cards are planted, so asking for
+    them costs little during a game."""
 
-    __slots__ = ("_cells", "_frontier")
+    __slots__ = ("_cells", "_frontier", "_sorted")
 
     def __init__(self) -> None:
         self._cells: dict[Cell, Card] = {}
         self._frontier: set[Cell] | None = set()
+        #: the frontier sorted (the legal cells' order), kept once it has been asked for: a
+        #: game asks for it every turn and a card changes it by a cell or four
+        self._sorted: list[Cell] | None = None
 
     @classmethod
     def from_cells(cls, cells: Mapping[Cell, Card] | Iterable[tuple[Cell, Card]], owner: str = "arboretum") -> Arboretum:
@@ -50,6 +59,7 @@ class Arboretum:
         clone = Arboretum()
         clone._cells = dict(self._cells)
         clone._frontier = None if self._frontier is None else set(self._frontier)
+        clone._sorted = None if self._sorted is None else list(self._sorted)
         return clone
 
     def _empty_neighbours(self) -> set[Cell]:
@@ -90,9 +100,17 @@ class Arboretum:
 
     def legal_cells(self) -> list[Cell]:
         """Cells where the next card may go, sorted; any cell (offered as (0, 0)) when empty."""
-        if not self._cells:
-            return [(0, 0)]
-        return sorted(self._empty_neighbours())
+        return list(self.legal_cells_view())
+
+    def legal_cells_view(self) -> list[Cell]:
+        """:meth:`legal_cells` itself, not a copy: the caller must not change it, and it changes
+        when a card is next placed (the simulations' hot path)."""
+        ordered = self._sorted
+        if ordered is None:
+            if not self._cells:
+                return [(0, 0)]
+            ordered = self._sorted = sorted(self._empty_neighbours())
+        return ordered
 
     def is_legal_cell(self, cell: Cell) -> bool:
         return not self._cells or cell in self._empty_neighbours()
@@ -113,12 +131,29 @@ class Arboretum:
 
     def place(self, card: Card, cell: Cell, owner: str = "arboretum") -> None:
         self.check_placement(card, cell, owner)
-        self._cells[cell] = card
-        frontier = self._empty_neighbours()
+        self.place_trusted(card, cell)
+
+    def place_trusted(self, card: Card, cell: Cell) -> None:
+        """:meth:`place` for a cell known to be legal (one of :meth:`legal_cells`), unchecked."""
+        cells = self._cells
+        cells[cell] = card
+        frontier = self._frontier
+        if frontier is None:
+            frontier = self._empty_neighbours()  # already without the new cell
+            self._sorted = None
+            return
+        ordered = self._sorted
         frontier.discard(cell)
-        for n in neighbours(cell):
-            if n not in self._cells:
+        if ordered is not None:
+            at = bisect_left(ordered, cell)
+            if at < len(ordered) and ordered[at] == cell:
+                del ordered[at]
+        x, y = cell
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n not in cells and n not in frontier:
                 frontier.add(n)
+                if ordered is not None:
+                    insort(ordered, n)
 
     # -- JSON ----------------------------------------------------------------------------
     def to_json(self) -> list[dict[str, object]]:

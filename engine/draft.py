@@ -93,7 +93,7 @@ class DraftState(State):
         if self.terminal:
             raise GameOverError("the draft is over: there is no pick to choose")
         seat = self._need_seat(seat, "random_action")
-        cells = self.arboretums[seat].legal_cells()
+        cells = self.arboretums[seat].legal_cells_view()
         options = len(cells) + 1
         hand = self.hands[seat]
         index = getattr(rng, "_randbelow", rng.randrange)(len(hand) * options)  # as rng.choice draws
@@ -146,7 +146,8 @@ class DraftState(State):
                 self.discarded[seat] += 1
                 reveal.append(Reveal(seat, None, None))
             else:
-                self.arboretums[seat].place(card, pick.cell)
+                # the pick's cell was checked when it was chosen, and only this seat plants here
+                self.arboretums[seat].place_trusted(card, pick.cell)
                 self._planted_moves.add(self._pending_index[seat])
                 reveal.append(Reveal(seat, card, pick.cell))
         self.last_reveal = tuple(reveal)

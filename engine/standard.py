@@ -2,7 +2,12 @@
 
 A turn is four phases: ``draw1``, ``draw2``, ``play``, ``discard``. The solo game
 (:mod:`engine.solo`) is the same turn with other hooks: one shared discard pile, a ``give``
-phase instead of ``discard``, and the refill at the end of the turn."""
+phase instead of ``discard``, and the refill at the end of the turn.
+
+Simulations and search take the fast path of :class:`engine.game.State`: :meth:`apply_trusted`
+for an action already known to be legal, and :meth:`playout`, which plays uniformly random
+actions to the end in one loop (the standard game's turns without an action call each); both
+leave exactly the state, log and random numbers of :meth:`apply_action` and :meth:`random_action`."""
 
 from __future__ import annotations
 
@@ -132,7 +137,7 @@ class StandardState(State):
         phase = self.phase
         hand = self.hands[self.seat]
         if phase is PLAY:
-            cells = self.arboretums[self.seat].legal_cells()
+            cells = self.arboretums[self.seat].legal_cells_view()
             return [trusted_play(card, cell) for card in hand for cell in cells]
         if phase is DRAW1 or phase is DRAW2:
             draws = self._draws
@@ -156,7 +161,7 @@ class StandardState(State):
             return self._draws[sources[below(len(sources))]]
         hand = self.hands[self.seat]
         if phase is PLAY:
-            cells = self.arboretums[self.seat].legal_cells()
+            cells = self.arboretums[self.seat].legal_cells_view()
             n = len(cells)
             index = below(len(hand) * n)
             return trusted_play(hand[index // n], cells[index % n])
@@ -229,6 +234,121 @@ class StandardState(State):
                 self._finish_turn()
         else:
             self._apply_last(actor, action)
+
+    def apply_trusted(self, action: Action, seat: int | None = None) -> None:
+        phase = self.phase
+        actor = self.seat
+        if phase is PLAY:
+            hand = self.hands[actor]
+            card = action.card  # type: ignore[union-attr]
+            self.arboretums[actor].place_trusted(hand.pop(find_card(hand, card)), action.cell)  # type: ignore[union-attr,arg-type]
+            self.history.append((actor, action))
+            if len(hand) > HAND_SIZE or self.last_phase is not DISCARD:
+                self.phase = self.last_phase
+            else:
+                self._finish_turn()
+        elif phase is DRAW1 or phase is DRAW2:
+            source = action.source  # type: ignore[union-attr]
+            deck = self.deck
+            if type(source) is not int and source == DECK:
+                card = deck.pop()
+            else:
+                pile = self.piles[source] if self.seat_piles else self._pile(source)  # type: ignore[index]
+                card = pile.pop()  # type: ignore[union-attr]
+                self.pile_draws[len(self.history)] = card
+            self.hands[actor].append(card)
+            self.drawn.append((source, card))
+            self.history.append((actor, action))
+            self.phase = DRAW2 if phase is DRAW1 else PLAY
+            if not deck:
+                self._skip_empty_draws()
+        elif phase is DISCARD and self.last_phase is DISCARD:
+            hand = self.hands[actor]
+            self.piles[actor].append(hand.pop(find_card(hand, action.card)))  # type: ignore[union-attr]
+            self.history.append((actor, action))
+            self._finish_turn()
+        else:
+            self._apply_last(actor, action)
+
+    def playout(self, rng: random.Random) -> None:
+        if type(self) is not StandardState or type(rng) is not random.Random:
+            # another mode's hooks, or a generator whose draws the loop below would not repeat
+            super().playout(rng)
+            return
+        # finish a turn already begun one action at a time; then whole turns in one loop
+        while not self.terminal and self.phase is not DRAW1:
+            self.apply_trusted(self.random_action(rng))
+        if self.terminal:
+            return
+        # Each choice below is rng.choice's (random.Random._randbelow: k = n.bit_length() bits,
+        # drawn again while >= n), written out; tests/engine/test_fast_path.py holds the loop
+        # to apply_action(random_action(rng)) action by action.
+        getrandbits = rng.getrandbits
+        deck, hands, piles, arboretums = self.deck, self.hands, self.piles, self.arboretums
+        history = self.history
+        log = history.append
+        pile_draws = self.pile_draws
+        draws = self._draws
+        seats = self.seats
+        pile_range = range(seats)
+        seat, turn, skipped = self.seat, self.turn, self.skipped_draws
+        drawn = self.drawn
+        phase: Phase
+        while True:
+            hand = hands[seat]
+            for _draw in (DRAW1, DRAW2):
+                sources: list[int | str] = [DECK] if deck else []
+                for index in pile_range:
+                    if piles[index]:
+                        sources.append(index)
+                n = len(sources)
+                if not n:
+                    skipped += 1  # RULES.md §2 decision: a draw with no card anywhere is skipped
+                    continue
+                k = n.bit_length()
+                r = getrandbits(k)
+                while r >= n:
+                    r = getrandbits(k)
+                source = sources[r]
+                if source is DECK:
+                    card = deck.pop()
+                else:
+                    card = piles[source].pop()  # type: ignore[index]
+                    pile_draws[len(history)] = card
+                hand.append(card)
+                drawn.append((source, card))
+                log((seat, draws[source]))
+            arboretum = arboretums[seat]
+            cells = arboretum.legal_cells_view()
+            width = len(cells)
+            n = len(hand) * width
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            card = hand.pop(r // width)
+            cell = cells[r % width]
+            log((seat, trusted_play(card, cell)))
+            arboretum.place_trusted(card, cell)
+            if len(hand) > HAND_SIZE:
+                n = len(hand)
+                k = n.bit_length()
+                r = getrandbits(k)
+                while r >= n:
+                    r = getrandbits(k)
+                card = hand.pop(r)
+                piles[seat].append(card)
+                log((seat, trusted_discard(card)))
+                phase = DISCARD
+            else:
+                phase = PLAY  # a skipped draw left the hand at 7: nothing to discard
+            if not deck:
+                break
+            seat = (seat + 1) % seats
+            turn += 1
+            drawn = []
+        self.seat, self.turn, self.skipped_draws, self.drawn, self.phase = seat, turn, skipped, drawn, phase
+        self.terminal = True
 
     def _apply_last(self, actor: int, action: Action) -> None:
         if type(action) is not Discard:
