@@ -2,7 +2,7 @@
 0.5 s at 10,000 players").
 
     .venv/bin/python bench/bench_big_event.py [--players 10000] [--rounds 4] [--repeat 5]
-        [--database-url URL] [--with-pdfs] [--only SUBSTRING[,SUBSTRING...]]
+        [--database-url URL] [--with-pdfs] [--digital] [--only SUBSTRING[,SUBSTRING...]] [--no-actions]
 
 Set-up (about ten seconds on SQLite): an event of ``--players`` checked-in players and
 ``--rounds`` rounds at 4-player tables (2,500 tables a round at 10,000 players), every round but
@@ -17,8 +17,15 @@ signed in through Flask's test client (no network, no server: the page's own tim
 loads with htmx (``FRAGMENTS``: the attention list) are asked as htmx. Each page
 is requested ``--repeat`` times; reported are the best and the median time and the size of the
 body. Downloads (exports, PDFs) are whole by design: exports are timed, PDFs only with
-``--with-pdfs`` (bench/bench_prints.py measures them). The load average is printed: the machine
-may be shared, so take the best of several runs."""
+``--with-pdfs`` (bench/bench_prints.py measures them; ``--digital`` makes every table digital,
+so a round pack prints every seat's private-link slip and QR code).
+
+Actions (unless ``--no-actions``): a second event of the same size whose rounds are all closed;
+the organizer proposes its next round (``POST .../rounds/propose``: standings, history, the Swiss
+search and 2,500 tables written), opens the unpublished proposal's page, and discards it,
+``--repeat`` times with a new seed each time. The first proposal is reported apart: it computes
+the standings, which later requests of the same process find cached. The load average is
+printed: the machine may be shared, so take the best of several runs."""
 
 from __future__ import annotations
 
@@ -64,16 +71,20 @@ BUDGET = 0.5
 FRAGMENTS = ("public.attention",)
 
 
-def build_event(url: str, players: int, rounds: int, seed: int = 1) -> dict[str, Any]:
-    """The big event; returns the ids the pages need."""
+def build_event(url: str, players: int, rounds: int, seed: int = 1, *, open_last: bool = True,
+                digital: bool = False, name: str = "Big Open") -> dict[str, Any]:
+    """The big event; returns the ids the pages need. ``open_last=False``: every round closed,
+    and the event has one round more to propose."""
     rng = random.Random(seed)
     engine = make_engine(url)
     upgrade_database(engine)
     started = time.perf_counter()
     with Session(engine) as session:
-        accounts.create_organizer(session, ACCOUNT, PASSWORD)
-        event = events.create_event(session, events.EventInput(name="Big Open", date=date.today(),
-                                                               round_formats=["standard"] * rounds), None, ACCOUNT)
+        if accounts.find_by_name(session, ACCOUNT) is None:
+            accounts.create_organizer(session, ACCOUNT, PASSWORD)
+        formats = ["standard"] * (rounds + (0 if open_last else 1))
+        event = events.create_event(session, events.EventInput(name=name, date=date.today(),
+                                                               round_formats=formats), None, ACCOUNT)
         assert event.id is not None
         event_id = event.id
         names = [f"{rng.choice(FIRST)} {rng.choice(LAST)} {i:05d}" for i in range(players)]
@@ -85,7 +96,7 @@ def build_event(url: str, players: int, rounds: int, seed: int = 1) -> dict[str,
         now = datetime.now(UTC)
         audit: list[dict[str, Any]] = []
         for number in range(1, rounds + 1):
-            current = number == rounds
+            current = number == rounds and open_last
             status = RoundStatus.PUBLISHED if current else RoundStatus.FINISHED
             rnd = Round(event_id=event_id, number=number, status=status, seed=number,
                         published_at=now - timedelta(hours=rounds - number))
@@ -98,7 +109,7 @@ def build_event(url: str, players: int, rounds: int, seed: int = 1) -> dict[str,
             order = player_ids[:]
             rng.shuffle(order)
             groups = [order[i:i + 4] for i in range(0, len(order), 4)]
-            table_rows = [dict(round_id=rnd.id, number=t, digital=False, action_log=[], log_version=0,
+            table_rows = [dict(round_id=rnd.id, number=t, digital=digital, action_log=[], log_version=0,
                                species=list(choose_species(edition, species_count("standard", len(group)), rng=rng)))
                           for t, group in enumerate(groups, start=1)]
             table_ids = list(session.scalars(insert(GameTable).returning(col(GameTable.id), sort_by_parameter_order=True),
@@ -165,14 +176,18 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--database-url", help="an empty database (default: SQLite in a temporary folder)")
     parser.add_argument("--with-pdfs", action="store_true")
+    parser.add_argument("--digital", action="store_true", help="every table digital (private-link slips in the pack)")
+    parser.add_argument("--no-actions", action="store_true", help="skip proposing a round of a second event")
     parser.add_argument("--only", help="only pages whose endpoint or path contains one of these (comma-separated)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite:///{Path(folder) / 'big.sqlite3'}"
-        ids = build_event(url, args.players, args.rounds)
+        ids = build_event(url, args.players, args.rounds, digital=args.digital)
         print(f"{args.players} players, {args.rounds} rounds, {ids['audit']} audit entries: "
               f"built in {ids['built_in']:.1f} s ({url.split(':')[0]})")
+        closed = None if args.no_actions else build_event(url, args.players, args.rounds, seed=2, open_last=False,
+                                                            name="Big Open, every round closed")
         app = create_app({"TESTING": True, "SECRET_KEY": "bench", "DATABASE_URL": url, "WTF_CSRF_ENABLED": False})
         client = app.test_client()
         signed = client.post("/sign-in", data={"name": ACCOUNT, "password": PASSWORD})
@@ -202,9 +217,46 @@ def main() -> None:
             if flag:
                 slow.append(label)
             print(f"{label:<44} {status:>6} {best:>8.3f} {median:>9.3f} {_size(size):>10}{flag}")
+        if closed is not None:
+            slow += time_actions(client, closed, args.repeat)
         app.extensions["db_engine"].dispose()
         print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print("over 0.5 s: " + (", ".join(slow) if slow else "none"))
+
+
+def time_actions(client: Any, ids: dict[str, Any], repeat: int) -> list[str]:
+    """Propose the next round of the event whose rounds are all closed, open the proposal's page,
+    discard it; ``repeat`` times. Returns the labels over budget."""
+    base = f"/events/{ids['event_id']}/rounds"
+    number = ids["rounds"] + 1
+    labels = (f"propose round {number} (POST)", f"rounds.show (round {number}, proposal)",
+              f"rounds.show (round {number}, proposal, page 50)", f"discard round {number} (POST)")
+    times: dict[str, list[float]] = {label: [] for label in labels}
+    sizes: dict[str, int] = {}
+    for attempt in range(repeat):
+        requests = ((labels[0], "post", base + "/propose", {"seed": str(attempt + 1)}, 302),
+                    (labels[1], "get", f"{base}/{number}", None, 200),
+                    (labels[2], "get", f"{base}/{number}?page=50", None, 200),
+                    (labels[3], "post", f"{base}/{number}/discard", {}, 302))
+        for label, method, path, data, expected in requests:
+            started = time.perf_counter()
+            response = client.post(path, data=data) if method == "post" else client.get(path)
+            body = response.get_data()
+            times[label].append(time.perf_counter() - started)
+            sizes[label] = len(body)
+            if response.status_code != expected:
+                raise SystemExit(f"{label}: {response.status_code}, not {expected}")
+    slow = []
+    for label in labels:
+        values = times[label]
+        later = values[1:] or values
+        best, median = min(later), statistics.median(later)
+        flag = "  over budget" if best > BUDGET else ""
+        if flag:
+            slow.append(label)
+        first = f"  (first {values[0]:.3f})" if label == labels[0] else ""
+        print(f"{label:<44} {'ok':>6} {best:>8.3f} {median:>9.3f} {_size(sizes[label]):>10}{flag}{first}")
+    return slow
 
 
 def _size(size: int) -> str:

@@ -7,13 +7,29 @@ import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlalchemy import BigInteger, cast, insert
+from sqlalchemy import select as select_columns
+from sqlmodel import Session, col, func, select
 
 from engine import Edition, choose_species, species_count
 
-from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat, utcnow
-from . import guard, seat_order, seating
+from ..models import (
+    AuditEntry,
+    Event,
+    GameTable,
+    Player,
+    Result,
+    ResultStatus,
+    Round,
+    RoundFormat,
+    RoundStatus,
+    Seat,
+    new_token,
+    utcnow,
+)
+from . import guard, leagues, seat_order, seating
 from .errors import InputError
 from .translate import N_, _, ngettext
 
@@ -61,11 +77,34 @@ def get_round(session: Session, event_id: int, number: int) -> Round | None:
     return session.exec(select(Round).where(Round.event_id == event_id, Round.number == number)).first()
 
 
-def seatable_players(session: Session, event_id: int, round_number: int) -> list[Player]:
+@dataclass(frozen=True)
+class Seatable:
+    """A player the next round seats, as the seating reads them (columns, not 10,000 rows of
+    the model): id, name, fixed table and their club player (for a seating by rating)."""
+
+    id: int
+    name: str
+    fixed_table: int | None
+    club_player_id: int | None
+
+
+def _seatable_filter(event_id: int, round_number: int) -> tuple[Any, ...]:
     """Checked in, not dropped, and entered by this round (late entries wait for theirs)."""
-    return list(session.exec(select(Player).where(
-        Player.event_id == event_id, col(Player.checked_in).is_(True), col(Player.dropped).is_(False),
-        col(Player.joined_round) <= round_number).order_by(col(Player.id))).all())
+    return (Player.event_id == event_id, col(Player.checked_in).is_(True), col(Player.dropped).is_(False),
+            col(Player.joined_round) <= round_number)
+
+
+def seatable_players(session: Session, event_id: int, round_number: int) -> list[Seatable]:
+    """The players round ``round_number`` seats, by id."""
+    rows = session.execute(select_columns(col(Player.id), col(Player.name), col(Player.fixed_table),
+                                          col(Player.club_player_id))
+                           .where(*_seatable_filter(event_id, round_number)).order_by(col(Player.id))).all()
+    return [Seatable(pid, name, fixed, club) for pid, name, fixed, club in rows]
+
+
+def seatable_count(session: Session, event_id: int, round_number: int) -> int:
+    return int(session.exec(select(func.count()).select_from(Player)
+                            .where(*_seatable_filter(event_id, round_number))).one())
 
 
 def tables_of(session: Session, round_id: int, number: int | None = None,
@@ -120,11 +159,56 @@ def lock_table(session: Session, rnd: Round, table: GameTable) -> tuple[Round, T
 PlayedTable = tuple[str, list[int | None]]
 
 
+#: the tables of the rounds made final and the history built from them, per database, event and
+#: round: a published seating never changes (issue 10), so a 10,000-player event's proposal, its
+#: page and its swaps read 40,000 seats once per process, not on every request. The key holds the
+#: rounds and each one's seats counted and summed (players, seats times players), read each time
+#: (one aggregate query): a database that reuses ids does not hand back another event's history.
+_PLAYED: dict[tuple[Any, ...], tuple[list[PlayedTable], seating.SeatingHistory]] = {}
+_MAX_PLAYED = 16
+
+
+def _final_rounds(event_id: int, before: int | None) -> list[Any]:
+    conditions = [Round.event_id == event_id, Round.status != RoundStatus.PROPOSED]
+    if before is not None:
+        conditions.append(Round.number < before)
+    return conditions
+
+
+def _played_key(session: Session, event_id: int, before: int | None) -> tuple[Any, ...]:
+    rows = session.execute(
+        select_columns(col(Round.id), col(Round.format), func.count(col(Seat.id)), func.sum(col(Seat.player_id)),
+                       func.sum(cast(col(Seat.id), BigInteger) * col(Seat.player_id)))
+        .join(GameTable, col(GameTable.round_id) == Round.id).join(Seat, col(Seat.table_id) == GameTable.id)
+        .where(*_final_rounds(event_id, before)).group_by(col(Round.id), col(Round.format)).order_by(col(Round.id))).all()
+    return (str(session.get_bind().engine.url), event_id, before, tuple(tuple(row) for row in rows))
+
+
+def _played_and_history(session: Session, event_id: int, before: int | None) -> tuple[list[PlayedTable], seating.SeatingHistory]:
+    key = _played_key(session, event_id, before)
+    cached = _PLAYED.get(key)
+    if cached is None:
+        played = _read_played(session, event_id, before, None)
+        cached = (played, history_of(played))
+        if len(_PLAYED) >= _MAX_PLAYED:
+            _PLAYED.clear()
+        _PLAYED[key] = cached
+    return cached
+
+
 def played_tables(session: Session, event_id: int, before: int | None,
-                   players: Collection[int] | None = None) -> list[PlayedTable]:
+                  players: Collection[int] | None = None) -> list[PlayedTable]:
     """The tables of every round made final (published or finished), before round ``before``,
     in round and table order; with ``players``, only the tables where one of them sat. Read as
-    columns (three per seat), not as rows of tables, seats, players and results."""
+    columns (three per seat), not as rows of tables, seats, players and results; all of them
+    are kept per process (``_PLAYED``). The list is shared: read it, do not change it."""
+    if players is None:
+        return _played_and_history(session, event_id, before)[0]
+    return _read_played(session, event_id, before, players)
+
+
+def _read_played(session: Session, event_id: int, before: int | None,
+                 players: Collection[int] | None) -> list[PlayedTable]:
     query = (select(Round.format, Seat.table_id, Seat.player_id)
              .join(GameTable, col(GameTable.id) == Seat.table_id).join(Round, col(Round.id) == GameTable.round_id)
              .where(Round.event_id == event_id, Round.status != RoundStatus.PROPOSED))
@@ -150,8 +234,9 @@ def history_of(played: Sequence[PlayedTable]) -> seating.SeatingHistory:
 
 
 def history_before(session: Session, event_id: int, round_number: int) -> seating.SeatingHistory:
-    """Who met whom and who sat where in the rounds before ``round_number``."""
-    return history_of(played_tables(session, event_id, round_number))
+    """Who met whom and who sat where in the rounds before ``round_number`` (kept per process,
+    ``_PLAYED``: shared, so read it, do not change it)."""
+    return _played_and_history(session, event_id, round_number)[1]
 
 
 def seats_from(played: Sequence[PlayedTable], only: Collection[int] | None = None) -> dict[int, list[str]]:
@@ -172,14 +257,14 @@ def seats_played(session: Session, event_id: int, before: int | None = None) -> 
     return seats_from(played_tables(session, event_id, before))
 
 
-def current_ranks(session: Session, event: Event, players: Sequence[Player]) -> dict[int, int]:
+def current_ranks(session: Session, event: Event, players: Sequence[Seatable]) -> dict[int, int]:
     """0 for the top of the standings; players without results share the rank after the others."""
     from .event_standings import standings_for
 
     rows = standings_for(session, event)
     ranks = {row.player_id: row.rank - 1 for row in rows}
     worst = max(ranks.values(), default=-1) + 1
-    return {p.id: ranks.get(p.id, worst) for p in players if p.id is not None}
+    return {p.id: ranks.get(p.id, worst) for p in players}
 
 
 def _species_for(event: Event, round_format: str, seats: int, seed: int, round_number: int, table_number: int) -> list[str]:
@@ -240,7 +325,7 @@ class NextRound:
 def next_round(session: Session, event: Event) -> NextRound:
     assert event.id is not None
     number = next_round_number(session, event)
-    ready = len(seatable_players(session, event.id, number)) if number <= event.rounds else 0
+    ready = seatable_count(session, event.id, number) if number <= event.rounds else 0
     return NextRound(number, ready)
 
 
@@ -256,9 +341,8 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
                                        "%(num)d players are checked in for this round; at least 2 are needed.",
                                        len(players))})
     seed = secrets.randbelow(2**31) if seed is None else seed
-    ranks = current_ranks(session, event, players) if number > 1 else {p.id: 0 for p in players if p.id is not None}
-    seating_players = [seating.SeatingPlayer(p.id, ranks[p.id], p.fixed_table, p.name) for p in players
-                       if p.id is not None]
+    ranks = current_ranks(session, event, players) if number > 1 else {p.id: 0 for p in players}
+    seating_players = [seating.SeatingPlayer(p.id, ranks[p.id], p.fixed_table, p.name) for p in players]
     try:
         tables = seating.propose_seating(seating_players, number, event.preferred_table_size, seed,
                                          history_before(session, event.id, number))
@@ -275,19 +359,27 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
     session.add(new_round)
     session.flush()
     assert new_round.id is not None
-    for table_number, player_ids in enumerate(tables, start=1):
-        table = GameTable(round_id=new_round.id, number=table_number,
-                          species=_species_for(event, round_format, len(player_ids), seed, number, table_number),
-                          digital=round_format == RoundFormat.DRAFT)
-        session.add(table)
-        session.flush()
-        assert table.id is not None
-        for position, player_id in enumerate(player_ids):
-            session.add(Seat(table_id=table.id, player_id=player_id, position=position))
+    _insert_tables(session, event, new_round, tables)
     _audit(session, event_id, actor, "round.proposed", round=number, seed=seed, tables=tables)
     session.commit()
     session.refresh(new_round)
     return new_round
+
+
+def _insert_tables(session: Session, event: Event, rnd: Round, tables: Sequence[Sequence[int]]) -> None:
+    """The round's tables and seats, as two multi-row INSERTs: 2,500 tables written one flush
+    at a time took seconds (issue 10). Every column is given, as the models' defaults would."""
+    assert rnd.id is not None
+    digital = rnd.format == RoundFormat.DRAFT
+    table_rows = [dict(round_id=rnd.id, number=table_number, digital=digital, game=None, action_log=[], log_version=0,
+                       species=_species_for(event, rnd.format, len(player_ids), rnd.seed, rnd.number, table_number))
+                  for table_number, player_ids in enumerate(tables, start=1)]
+    table_ids = list(session.scalars(insert(GameTable).returning(col(GameTable.id), sort_by_parameter_order=True),
+                                     table_rows))
+    session.execute(insert(Seat), [
+        dict(table_id=table_id, player_id=player_id, position=position, token=new_token(), is_bot=False,
+             bot_level="normal")
+        for table_id, player_ids in zip(table_ids, tables, strict=True) for position, player_id in enumerate(player_ids)])
 
 
 def discard_proposal(session: Session, event: Event, rnd: Round, actor: str) -> None:
@@ -411,6 +503,7 @@ def close_round(session: Session, event: Event, rnd: Round, actor: str) -> None:
     assert event.id is not None
     _audit(session, event.id, actor, "round.closed", round=rnd.number)
     session.commit()
+    leagues.store_tallies(session, [event.id])  # its results are settled: the club's leagues read them stored
 
 
 MAX_CLOCK_MINUTES = 300
