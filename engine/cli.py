@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from json.scanner import make_scanner
 from typing import TextIO
 
 from .errors import ArboretumError
@@ -43,7 +44,7 @@ def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO, workers: int =
         line, failed = _score_file(path, stdin)
         status |= failed
         out.write(line + "\n")
-        out.flush()
+    out.flush()
     return status
 
 
@@ -53,8 +54,11 @@ def _score_file(path: str, stdin: TextIO) -> tuple[str, bool]:
         if path == "-":
             text = stdin.read()
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            # read as bytes and decoded at once, as text mode would (same text, same errors)
+            with open(path, "rb", buffering=0) as handle:
+                text = handle.read().decode("utf-8")
+            if "\r" in text:  # text mode's universal newlines
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
         return score_text(text), False
     except ArboretumError as exc:
         return error_line(f"{path}: {exc}"), True
@@ -111,10 +115,7 @@ def worker_count(files: int) -> int:
 
 def score_text(text: str) -> str:
     """The result line of one case's text; raises an :class:`ArboretumError` naming its fault."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        data = _UNREADABLE
+    data = _read_json(text)
     line = score_line(data) if data is not _UNREADABLE else None
     if line is None:
         # the full path: the one definition of the rules, and the one that names faults
@@ -125,6 +126,25 @@ def score_text(text: str) -> str:
 
 
 _UNREADABLE = object()
+#: the scanner json.loads uses (JSONDecoder.scan_once), called directly for a case that starts
+#: with its object: it reads it as json.loads would, without looking for whitespace around it
+#: first (typeshed types its argument as a scanner; the decoder is what it reads its settings from)
+_SCAN = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
+def _read_json(text: str) -> object:
+    if text.startswith("{"):
+        try:
+            data, end = _SCAN(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            pass
+        else:
+            if end == len(text) or not text[end:].strip(" \t\n\r"):
+                return data
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return _UNREADABLE
 
 
 def error_line(message: str) -> str:

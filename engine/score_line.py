@@ -13,9 +13,10 @@ equal paths are chosen the same way."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress, islice, repeat
+from itertools import compress, repeat
 from json.encoder import encode_basestring as _json_text
-from operator import add, getitem, itemgetter, lt, mul
+from operator import add, getitem, itemgetter, lt, mul, rshift
+from typing import Any
 
 from .cards import Edition, edition_species
 from .paths import EIGHT_BONUS_STANDARD
@@ -39,7 +40,7 @@ _NO_CARD = 99
 class _InPlay:
     """Look-ups for one list of species in play (shared by every case listing the same)."""
 
-    __slots__ = ("names", "planted", "texts", "claims", "unscored")
+    __slots__ = ("names", "planted", "texts", "claims", "ones", "unscored")
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = tuple(names)
@@ -48,6 +49,8 @@ class _InPlay:
         #: a card's part of a hand's claims, byte k of an int holding the sum of species k (at
         #: most 36): a hand's claims are then one sum() and one to_bytes(), both in C
         self.claims = [value << 8 * k for k in range(len(names)) for value in range(1, 9)]
+        #: a card of species k in an arboretum's count of each species, likewise
+        self.ones = [1 << 8 * k for k in range(len(names))]
         #: a species' entry when it scores nothing, without and with the right
         self.unscored = [
             tuple(f'{_json_text(name)}: {{"right": {right}, "points": 0, "path": []}}' for right in ("false", "true"))
@@ -79,17 +82,17 @@ def _in_play(edition: Edition, listed: object) -> _InPlay | None:
     return found
 
 
-class _Planted:
-    """One arboretum as ints, in the case's order: cards, coordinates, and each card's neighbour
-    to the right, left, below and above (``len(cards)`` for none)."""
-
-    __slots__ = ("cards", "xs", "ys", "right", "left", "down", "up")
-
-    def __init__(
-        self, cards: list[int], xs: list[int], ys: list[int], around: tuple[list[int], list[int], list[int], list[int]]
-    ) -> None:
-        self.cards, self.xs, self.ys = cards, xs, ys
-        self.right, self.left, self.down, self.up = around
+#: players' cells lie this far apart, so one dict finds the cards of every arboretum of a table
+_PLAYER = 1 << 32
+#: a path's (points, length) as one int, points * _LEN + length, which orders as the pair does
+#: (a path climbs in value, so it is at most 8 cards long)
+_LEN = 64
+#: one card more on a path: a point more and a card longer
+_STEP = _LEN + 1
+#: a path of one card, begun on a 1 or not: (2, 1) and (1, 1)
+_FRESH_ONE, _FRESH = 2 * _LEN + 1, _LEN + 1
+_EIGHT_BONUS = EIGHT_BONUS_STANDARD * _LEN
+_THREE = repeat(3)
 
 
 def score_line(data: object) -> str | None:
@@ -107,61 +110,76 @@ def score_line(data: object) -> str | None:
     in_play = _in_play(edition, listed)
     if in_play is None:
         return None
-    planted, texts = in_play.planted, in_play.texts
+    # the players' cards one after another, so that each check below is one pass over the table
     names: list[str] = []
-    arboretums: list[_Planted] = []
-    hands: list[list[int]] = []
-    every_card: list[int] = []
+    planted: list[Any] = []
+    held: list[Any] = []
+    shift: list[int] = []  # each planted card's player as an offset of its cell
+    ends: list[int] = []  # where each player's planted cards end
+    for entry in players:
+        if type(entry) is not dict or not entry.keys() <= _PLAYER_KEYS:
+            return None
+        name = entry.get("name")
+        if type(name) is not str or not name.strip() or name in names:
+            return None
+        arboretum = entry.get("arboretum")
+        hand = entry.get("hand")
+        if arboretum is None:
+            arboretum = []
+        if type(arboretum) is not list or type(hand) is not list or len(hand) != 7:
+            return None
+        shift += repeat(len(names) * _PLAYER, len(arboretum))
+        names.append(name)
+        planted += arboretum
+        held += hand
+        ends.append(len(planted))
     try:
-        for entry in players:
-            if type(entry) is not dict or not entry.keys() <= _PLAYER_KEYS:
-                return None
-            name = entry.get("name")
-            if type(name) is not str or not name.strip() or name in names:
-                return None
-            names.append(name)
-            planted_cards = entry.get("arboretum")
-            hand = entry.get("hand")
-            if planted_cards is None:
-                planted_cards = []
-            if type(planted_cards) is not list or type(hand) is not list or len(hand) != 7:
-                return None
-            hand_cards = list(map(texts.__getitem__, hand))
-            xs, ys = list(map(_X, planted_cards)), list(map(_Y, planted_cards))
-            values = list(map(_VALUE, planted_cards))
-            cards = list(map(planted.__getitem__, zip(map(_SPECIES, planted_cards), values, strict=True)))
-            # exactly the four keys (a "card" key is read another way), whole numbers (JSON's
-            # true and 1.0 would find the card of value 1)
-            if sum(map(len, planted_cards)) != 4 * len(planted_cards) or not set(map(type, xs + ys + values)) <= _INT_ONLY:
-                return None
-            n = len(cards)
-            if n and (max(xs) >= _REACH or min(xs) <= -_REACH or max(ys) >= _REACH or min(ys) <= -_REACH):
-                return None
-            cells = list(map(add, map(mul, ys, repeat(_ROW)), xs))
-            index = dict(zip(cells, range(n), strict=True))
-            if len(index) != n:  # two cards in one cell
-                return None
-            # each card's neighbours, found by C-level maps, not a loop over the cards
-            get, none = index.get, repeat(n)
-            around = (
-                list(map(get, map(add, cells, _RIGHT), none)),
-                list(map(get, map(add, cells, _LEFT), none)),
-                list(map(get, map(add, cells, _DOWN), none)),
-                list(map(get, map(add, cells, _UP), none)),
-            )
-            # one group: so it is when every card has a neighbour listed before it (an
-            # arboretum listed in the order it grew); otherwise grown from the first card
-            if n > 1 and not all(map(lt, islice(map(min, *around), 1, None), range(1, n))) and not _connected(cells):
-                return None
-            arboretums.append(_Planted(cards, xs, ys, around))
-            hands.append(hand_cards)
-            every_card += cards
-            every_card += hand_cards
+        hand_cards = list(map(in_play.texts.__getitem__, held))
+        xs, ys, values = list(map(_X, planted)), list(map(_Y, planted)), list(map(_VALUE, planted))
+        cards = list(map(in_play.planted.__getitem__, zip(map(_SPECIES, planted), values, strict=True)))
     except (KeyError, TypeError):  # a card not of a species in play, not an object, without x...
         return None
+    n = len(planted)
+    # exactly the four keys (a "card" key is read another way), whole numbers (JSON's true and
+    # 1.0 would find the card of value 1)
+    if sum(map(len, planted)) != 4 * n or not set(map(type, xs + ys + values)) <= _INT_ONLY:
+        return None
+    if n and (max(xs) >= _REACH or min(xs) <= -_REACH or max(ys) >= _REACH or min(ys) <= -_REACH):
+        return None
+    every_card = cards + hand_cards
     if len(set(every_card)) != len(every_card):
         return None
-    return _score(in_play, listed is None, species_tiebreak, names, arboretums, hands, every_card)
+    cells = list(map(add, map(add, map(mul, ys, repeat(_ROW)), xs), shift))
+    index = dict(zip(cells, range(n), strict=True))
+    if len(index) != n:  # two cards in one cell
+        return None
+    # each card's neighbours (n for none), found by C-level maps, not a loop over the cards
+    get, none = index.get, repeat(n)
+    around = (
+        list(map(get, map(add, cells, _RIGHT), none)),
+        list(map(get, map(add, cells, _LEFT), none)),
+        list(map(get, map(add, cells, _DOWN), none)),
+        list(map(get, map(add, cells, _UP), none)),
+    )
+    # one group each: so it is when every card but a player's first has a neighbour listed before
+    # it (an arboretum listed in the order it grew); otherwise grown from the first card
+    if n > 1:
+        limits = list(range(n))
+        start = 0
+        for end in ends:
+            if end > start:
+                limits[start] = n + 1
+            start = end
+        if not all(map(lt, map(min, *around), limits)):
+            start = 0
+            for end in ends:
+                if end - start > 1 and not _connected(cells[start:end]):
+                    return None
+                start = end
+    values.append(_NO_CARD)  # the value of "no neighbour"
+    table = _Table(list(map(rshift, cards, _THREE)), values, xs, ys, around)
+    return _score(in_play, listed is None, species_tiebreak, names, ends, hand_cards, every_card, table)
+
 
 def _connected(cells: list[int]) -> bool:
     # grown a ring at a time, the set operations doing the looking up
@@ -183,15 +201,17 @@ def _score(
     unlisted: bool,
     species_tiebreak: bool,
     names: list[str],
-    arboretums: list[_Planted],
-    hands: list[list[int]],
+    ends: list[int],
+    hand_cards: list[int],
     every_card: list[int],
+    table: _Table,
 ) -> str:
     count = len(in_play.names)
     # claims: the hand's sum, where an 8 counts 0 if another player holds that species' 1
     part = in_play.claims.__getitem__
+    hands = [hand_cards[k : k + 7] for k in range(0, len(hand_cards), 7)]
     sums = [sum(map(part, hand)) for hand in hands]
-    held = set().union(*hands)
+    held = set(hand_cards)
     for eight in held & _EIGHTS:
         if eight - 7 in held:
             for p, hand in enumerate(hands):
@@ -199,128 +219,136 @@ def _score(
                     sums[p] -= 8 << 8 * (eight >> 3)
     claims = [total.to_bytes(count, "little") for total in sums]
     best = list(map(max, *claims))
-    species_of = [[card >> 3 for card in arboretum.cards] for arboretum in arboretums]
-    unscored, species_names = in_play.unscored, in_play.names
+    unscored, species_names, ones = in_play.unscored, in_play.names, in_play.ones.__getitem__
+    kinds, values = table.kinds, table.values
+    shown = sorted({card >> 3 for card in every_card}) if unlisted else None
     players = []
     keys = []
-    for name, claim, arboretum, kinds in zip(names, claims, arboretums, species_of, strict=True):
+    start = 0
+    for name, claim, end in zip(names, claims, ends, strict=True):
         rights = list(map(int.__eq__, claim, best))
         entries = list(map(getitem, unscored, rights))
+        # how many cards of each species the arboretum holds, a byte each
+        counts = sum(map(ones, kinds[start:end])).to_bytes(count, "little")
         total = 0
-        finder = None
+        order: list[int] = []
+        in_order: list[int] = []
         for k in compress(range(count), rights):
-            if kinds.count(k) >= 2:
-                if finder is None:
-                    finder = _Finder(arboretum, kinds)
-                found = finder.best_path(k)
+            if counts[k] >= 2:
+                if not order:
+                    order = sorted(range(start, end), key=values.__getitem__)
+                    in_order = list(map(kinds.__getitem__, order))
+                found = table.best_path(order, in_order, k, counts[k] >= 4)
                 if found is not None:
                     points, path = found
                     total += points
                     entries[k] = f'{_json_text(species_names[k])}: {{"right": true, "points": {points}, "path": [{path}]}}'
-        if unlisted:  # the species in play are those that appear, in the edition's order
-            entries = [entries[k] for k in sorted({card >> 3 for card in every_card})]
+        if shown is not None:  # the species in play are those that appear, in the edition's order
+            entries = [entries[k] for k in shown]
         players.append(
             f'{{"name": {_json_text(name)}, "total": {total}, "species": {{{", ".join(entries)}}}, "bonus": 0}}'
         )
-        keys.append((total, len(set(kinds)) if species_tiebreak else 0))
+        keys.append((total, count - counts.count(0) if species_tiebreak else 0))
+        start = end
     top = max(keys)
     winners = ", ".join([_json_text(name) for name, key in zip(names, keys, strict=True) if key == top])
     return f'{{"players": [{", ".join(players)}], "winners": [{winners}]}}'
 
 
-class _Finder:
-    """:meth:`engine.paths.PathFinder.best_path` on ints, step for step, so the same choices:
-    cards visited in rising value order (the case's order among equal values), the cards a path
-    may come from tried in neighbour order."""
+class _Table:
+    """The planted cards of a table's players as ints, indexed together: each card's species,
+    value (with ``_NO_CARD`` at the end, "no neighbour"), coordinates and neighbours."""
 
-    __slots__ = ("arboretum", "species", "values", "order", "sorted_species", "preds")
+    __slots__ = ("kinds", "values", "xs", "ys", "around", "preds")
 
-    def __init__(self, arboretum: _Planted, species: list[int]) -> None:
-        self.arboretum = arboretum
-        cards = arboretum.cards
-        n = len(cards)
-        self.species = species
-        #: by position in the case, with the value of "no neighbour" last
-        self.values = values = [(card & 7) + 1 for card in cards]
-        values.append(_NO_CARD)
-        self.order = order = sorted(range(n), key=values.__getitem__)
-        self.sorted_species = [species[i] for i in order]
+    def __init__(
+        self,
+        kinds: list[int],
+        values: list[int],
+        xs: list[int],
+        ys: list[int],
+        around: tuple[list[int], list[int], list[int], list[int]],
+    ) -> None:
+        self.kinds, self.values, self.xs, self.ys, self.around = kinds, values, xs, ys, around
         #: the cards a path may come from into each card, worked out when a search first needs them
-        self.preds: list[list[int] | None] = [None] * n
+        self.preds: list[list[int] | None] = [None] * len(kinds)
 
-    def best_path(self, species: int) -> tuple[int, str] | None:
-        """(points, the path's cells as JSON) of the best path of ``species``, or None."""
-        names, values, all_preds, order = self.species, self.values, self.preds, self.order
-        in_order = self.sorted_species
+    def best_path(self, order: list[int], in_order: list[int], species: int, pure_too: bool) -> tuple[int, str] | None:
+        """(points, the path's cells as JSON) of the best path of ``species`` in one arboretum
+        (``order``: its cards by rising value, the case's order among equal values; ``in_order``
+        their species), or None.
+
+        :meth:`engine.paths.PathFinder.best_path` on ints, so the same choices: the cards a path
+        may come from are tried in neighbour order and the first best kept. A card's best path
+        ending there (``mixed``; ``pure``: of ``species`` alone) is kept as one number, and the
+        path is walked back at the end by making the same choices again. A path of one species
+        scores double from 4 cards on, so ``pure_too`` is False when the arboretum holds fewer."""
+        kinds, values, all_preds = self.kinds, self.values, self.preds
         first = in_order.index(species)
         last = len(in_order) - in_order[::-1].index(species)
-        n = len(names)
-        eight_bonus = EIGHT_BONUS_STANDARD
-        mixed_score = [-1] * n
-        mixed_len = [0] * n
-        mixed_from = [-1] * n
-        pure = [-1] * n
-        pure_from = [-1] * n
-        best_score, best_len = -(10**9), 0
-        best_end = best_prev = -1
-        best_is_pure = False
-        around = self.arboretum
+        size = len(values)
+        mixed = [-1] * size
+        pure = [-1] * size
+        best, best_end, best_is_pure = -1, -1, False
+        right, left, down, up = self.around
         for i in order[first:last]:
             preds = all_preds[i]
             if preds is None:
                 value = values[i]
-                four = (around.right[i], around.left[i], around.down[i], around.up[i])
-                preds = all_preds[i] = [j for j in four if values[j] < value]
-            top, top_len, top_at = -1, 0, -1
+                preds = all_preds[i] = [j for j in (right[i], left[i], down[i], up[i]) if values[j] < value]
+            top = -1
             for p in preds:
-                score = mixed_score[p]
-                if score > top or (score == top and mixed_len[p] > top_len):
-                    top, top_len, top_at = score, mixed_len[p], p
-            if names[i] != species:
+                if mixed[p] > top:
+                    top = mixed[p]
+            if kinds[i] != species:
                 if top >= 0:
-                    mixed_score[i], mixed_len[i], mixed_from[i] = top + 1, top_len + 1, top_at
+                    mixed[i] = top + _STEP
                 continue
-            end_bonus = eight_bonus if values[i] == 8 else 0
-            if top >= 0:
-                score, length = top + 1 + end_bonus, top_len + 1
-                if score > best_score or (score == best_score and length > best_len):
-                    best_score, best_len, best_end, best_prev, best_is_pure = score, length, i, top_at, False
-            top_pure = -1
-            top_pure_at = -1
-            for p in preds:
-                if pure[p] > top_pure:
-                    top_pure, top_pure_at = pure[p], p
-            if top_pure >= 6:
-                score, length = top_pure + 2 + end_bonus, (top_pure + 2) // 2
-                if score > best_score or (score == best_score and length > best_len):
-                    best_score, best_len, best_end, best_prev, best_is_pure = score, length, i, top_pure_at, True
-            one = 1 if values[i] == 1 else 0
-            if top + 1 > 1 + one or (top + 1 == 1 + one and top_len + 1 > 1):
-                mixed_score[i], mixed_len[i], mixed_from[i] = top + 1, top_len + 1, top_at
-            else:
-                mixed_score[i], mixed_len[i], mixed_from[i] = 1 + one, 1, -1
-            if top_pure >= 0:
-                pure[i], pure_from[i] = top_pure + 2, top_pure_at
-            else:
-                pure[i], pure_from[i] = 2 + one, -1
+            end_bonus = _EIGHT_BONUS if values[i] == 8 else 0
+            if top >= 0 and top + _STEP + end_bonus > best:
+                best, best_end, best_is_pure = top + _STEP + end_bonus, i, False
+            fresh = _FRESH_ONE if values[i] == 1 else _FRESH
+            mixed[i] = top + _STEP if top + _STEP > fresh else fresh
+            if pure_too:
+                top_pure = -1
+                for p in preds:
+                    if pure[p] > top_pure:
+                        top_pure = pure[p]
+                if top_pure >= 6:
+                    score = (top_pure + 2) * _LEN + end_bonus + (top_pure + 2) // 2
+                    if score > best:
+                        best, best_end, best_is_pure = score, i, True
+                pure[i] = top_pure + 2 if top_pure >= 0 else 3 if values[i] == 1 else 2
         if best_end < 0:
             return None
-        back = pure_from if best_is_pure else mixed_from
+        # back from the end, choosing as the search chose: the first best card to come from
         walk = [best_end]
-        step = best_prev
-        while step >= 0:
-            walk.append(step)
-            step = back[step]
+        at = best_end
+        reached = pure if best_is_pure else mixed
+        while True:
+            top, came = -1, -1
+            preds = all_preds[at]
+            assert preds is not None
+            for p in preds:
+                if reached[p] > top:
+                    top, came = reached[p], p
+            if top < 0:
+                break
+            walk.append(came)
+            at = came
+            # a path begun on this card here: it is where the search started it
+            if not best_is_pure and kinds[at] == species and reached[at] == (_FRESH_ONE if values[at] == 1 else _FRESH):
+                break
         walk.reverse()
         # points as make_path counts them, from the walk itself
         length = len(walk)
         points = length
-        if length >= 4 and all(names[i] == species for i in walk):
+        if length >= 4 and all(kinds[i] == species for i in walk):
             points += length
         if values[walk[0]] == 1:
             points += 1
         if values[walk[-1]] == 8:
-            points += eight_bonus
-        xs, ys = self.arboretum.xs, self.arboretum.ys
+            points += EIGHT_BONUS_STANDARD
+        xs, ys = self.xs, self.ys
         path = ", ".join([f'{{"x": {xs[i]}, "y": {ys[i]}}}' for i in walk])
         return max(0, points), path
