@@ -71,6 +71,12 @@ def _deck_of(species: tuple[str, ...]) -> tuple[Card, ...]:
     return tuple(make_deck(species))
 
 
+@functools.lru_cache(maxsize=16)
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """(i, i + 1, the bits drawn for a number below i + 1) for i from size - 1 down to 1."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
 @dataclass(frozen=True)
 class Game:
     """A game's parameters. Species not named are drawn from the seed (RULES.md §1 decision);
@@ -110,13 +116,17 @@ class Game:
             if value is not None and (isinstance(value, str) or not all(isinstance(s, str) for s in value)):
                 raise GameSetupError(f"{key} {value!r}: expected a list of species names")
         try:
-            species = choose_species(
-                edition,
-                count,
-                random.Random(self.seed) if self.species is None and self.left_out is None else None,
-                left_out=list(self.left_out) if self.left_out is not None else None,
-                in_play=list(self.species) if self.species is not None else None,
-            )
+            if self.species is None and self.left_out is None and count == len(edition_species(edition)):
+                # every species is in play: nothing to draw (choose_species would draw all of them)
+                species = edition_species(edition)
+            else:
+                species = choose_species(
+                    edition,
+                    count,
+                    random.Random(self.seed) if self.species is None and self.left_out is None else None,
+                    left_out=list(self.left_out) if self.left_out is not None else None,
+                    in_play=list(self.species) if self.species is not None else None,
+                )
         except ArboretumError as exc:
             raise GameSetupError(f"{self.mode} game for {self.players} players: {exc}") from None
         seats = self.players + 1 if self.mode == "solo" else self.players
@@ -169,7 +179,14 @@ class Game:
         """Every card in play, shuffled by the seed. The species are chosen with their own
         generator, so naming them or drawing them from the same seed deals the same cards."""
         deck = list(_deck_of(self.species or ()))
-        random.Random(self.seed).shuffle(deck)
+        # random.Random(seed).shuffle(deck) written out (a deal per simulated game): the same
+        # swaps, each j drawn as Random._randbelow(i + 1) draws it, without a call per card
+        getrandbits = random.Random(self.seed).getrandbits
+        for i, n, k in _shuffle_steps(len(deck)):
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            deck[i], deck[j] = deck[j], deck[i]
         return deck
 
     def new_initial_state(self) -> State:

@@ -21,6 +21,13 @@ def _VALUE_OF_ITEM(item: tuple[Cell, Card]) -> int:
     return item[1].value
 
 
+#: a walk's (score, length) as one int, score * _LEN + length (see PathFinder.best_path)
+_LEN = 64
+#: one card more: a point more and a card longer
+_STEP = _LEN + 1
+#: a walk of one card, begun on a 1 or not: (2, 1) and (1, 1)
+_FRESH_ONE, _FRESH = 2 * _LEN + 1, _LEN + 1
+
 #: The bonus for a path ending on an 8: +2 in the standard and solo games, -2 in the draft.
 EIGHT_BONUS_STANDARD = 2
 EIGHT_BONUS_DRAFT = -2
@@ -131,74 +138,76 @@ class PathFinder:
         self._spans = spans
         return spans
 
-    def _preds_of(self, i: int) -> list[int]:
-        (x, y), values, get = self._cells[i], self._values, self._index.get
-        value = values[i]
-        preds = [j for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if (j := get(n)) is not None and values[j] < value]
-        self._preds[i] = preds
-        return preds
-
     def best_path(self, species: str, eight_bonus: int = EIGHT_BONUS_STANDARD) -> Path | None:
         """The highest-scoring path of ``species``, or None when there is none.
 
         Among equally scoring paths the longer one wins, then the one found first in rising
         value order (so the answer is the same every time)."""
-        if self._counts.get(species, 0) < 2:
+        count = self._counts.get(species, 0)
+        if count < 2:
             return None
         spans = self._spans if self._spans is not None else self._build()
         first, last = spans[species]
         n = len(self._cells)
         names, values, all_preds = self._species, self._values, self._preds
         # A walk from a card of `species` ending at i is worth (score, length), compared as a pair
-        # so that equal scores go to the longer walk (docs/rules.md):
-        # mixed_score[i], mixed_len[i]: the best such walk, score = cards + 1-bonus (-1: none);
-        # pure[i]: the best walk of `species` cards only, 2 * cards + 1-bonus (-1: none; its
-        # length is (pure + 1) // 2 - a pure walk's score fixes its length).
-        mixed_score = [-1] * n
-        mixed_len = [0] * n
+        # so that equal scores go to the longer walk (docs/rules.md), kept as one int
+        # score * _LEN + length, which orders as the pair does (a walk climbs in value: at most 8
+        # cards). mixed[i]: the best such walk, score = cards + 1-bonus (-1: none); pure[i]: the
+        # best walk of `species` cards only, 2 * cards + 1-bonus (-1: none; its length is
+        # (pure + 1) // 2 - a pure walk's score fixes its length). A pure path scores double from
+        # 4 cards on, so with fewer cards of the species pure walks are not followed.
+        pure_too = count >= 4
+        mixed = [-1] * n
         mixed_from = [-1] * n
         pure = [-1] * n
         pure_from = [-1] * n
-        best_score, best_len = -(10**9), 0
+        best = -1
         best_end = best_prev = -1
         best_is_pure = False
+        bonus = eight_bonus * _LEN
+        cells, get = self._cells, self._index.get
         for i in range(first, last + 1):
             preds = all_preds[i]
             if preds is None:
-                preds = self._preds_of(i)
-            top, top_len, top_at = -1, 0, -1
+                # the cards a walk may come from into i, in neighbour order (which decides ties)
+                (x, y), value = cells[i], values[i]
+                preds = all_preds[i] = [
+                    j for j in (get((x + 1, y)), get((x - 1, y)), get((x, y + 1)), get((x, y - 1)))
+                    if j is not None and values[j] < value
+                ]
+            top, top_at = -1, -1
             for p in preds:
-                score = mixed_score[p]
-                if score > top or (score == top and mixed_len[p] > top_len):
-                    top, top_len, top_at = score, mixed_len[p], p
+                if mixed[p] > top:
+                    top, top_at = mixed[p], p
             if names[i] != species:
                 if top >= 0:
-                    mixed_score[i], mixed_len[i], mixed_from[i] = top + 1, top_len + 1, top_at
+                    mixed[i], mixed_from[i] = top + _STEP, top_at
                 continue
-            end_bonus = eight_bonus if values[i] == 8 else 0
-            if top >= 0:
-                score, length = top + 1 + end_bonus, top_len + 1
-                if score > best_score or (score == best_score and length > best_len):
-                    best_score, best_len, best_end, best_prev, best_is_pure = score, length, i, top_at, False
-            top_pure = -1
-            top_pure_at = -1
-            for p in preds:
-                if pure[p] > top_pure:
-                    top_pure, top_pure_at = pure[p], p
-            if top_pure >= 6:  # at least 3 cards before this one: a pure path of 4 or more
-                score, length = top_pure + 2 + end_bonus, (top_pure + 2) // 2
-                if score > best_score or (score == best_score and length > best_len):
-                    best_score, best_len, best_end, best_prev, best_is_pure = score, length, i, top_pure_at, True
+            value = values[i]
+            end_bonus = bonus if value == 8 else 0
+            if top >= 0 and top + _STEP + end_bonus > best:
+                best, best_end, best_prev, best_is_pure = top + _STEP + end_bonus, i, top_at, False
             # a walk may also start here (a card of value 1 has no card below it to come from)
-            one = 1 if values[i] == 1 else 0
-            if top + 1 > 1 + one or (top + 1 == 1 + one and top_len + 1 > 1):
-                mixed_score[i], mixed_len[i], mixed_from[i] = top + 1, top_len + 1, top_at
+            fresh = _FRESH_ONE if value == 1 else _FRESH
+            if top + _STEP > fresh:
+                mixed[i], mixed_from[i] = top + _STEP, top_at
             else:
-                mixed_score[i], mixed_len[i], mixed_from[i] = 1 + one, 1, -1
-            if top_pure >= 0:
-                pure[i], pure_from[i] = top_pure + 2, top_pure_at
-            else:
-                pure[i], pure_from[i] = 2 + one, -1
+                mixed[i] = fresh
+            if pure_too:
+                top_pure = -1
+                top_pure_at = -1
+                for p in preds:
+                    if pure[p] > top_pure:
+                        top_pure, top_pure_at = pure[p], p
+                if top_pure >= 6:  # at least 3 cards before this one: a pure path of 4 or more
+                    score = (top_pure + 2) * _LEN + end_bonus + (top_pure + 2) // 2
+                    if score > best:
+                        best, best_end, best_prev, best_is_pure = score, i, top_pure_at, True
+                if top_pure >= 0:
+                    pure[i], pure_from[i] = top_pure + 2, top_pure_at
+                else:
+                    pure[i] = 3 if value == 1 else 2
 
         if best_end < 0:
             return None

@@ -155,14 +155,13 @@ class ScoringRules:
         """For each of ``species``, each seat's sum for the right to score it: the hand, where an 8
         counts 0 if a different player holds that species' 1."""
         hands = [_hand_sums(seat.hand) for seat in seats]
-        one_holders = Counter(name for _, ones, _ in hands for name in ones)
-        return [
-            [
-                sums.get(name, 0) - (8 if name in eights and one_holders[name] - (name in ones) > 0 else 0)
-                for sums, ones, eights in hands
-            ]
-            for name in species
-        ]
+        if any(eights for _, _, eights in hands):
+            one_holders = Counter(name for _, ones, _ in hands for name in ones)
+            for sums, ones, eights in hands:
+                for name in eights:
+                    if one_holders[name] - (name in ones) > 0:
+                        sums[name] -= 8
+        return [[sums.get(name, 0) for sums, _, _ in hands] for name in species]
 
     def rights(self, seats: Sequence[Seat], species: str, claims: list[int]) -> list[bool]:
         best = max(claims)
@@ -204,25 +203,36 @@ class ScoringRules:
         # one path finder per arboretum, asked for every species (it searches only what needs it)
         finders = [PathFinder(seat.arboretum) for seat in seats]
         per_player: list[dict[str, SpeciesScore]] = [{} for _ in seats]
+        totals = [0] * len(seats)
         without_right = self.scores_without_right
+        # the plain rule (the highest claims have the right) without a call per species
+        plain_rights = type(self).rights is ScoringRules.rights
+        species_score = self.species_score
         nothing = _NOTHING_SCORED
         for name, claims in zip(species, self.claims(seats, species), strict=True):
-            rights = self.rights(seats, name, claims)
-            for i, seat in enumerate(seats):
-                if rights[i] or without_right:
-                    score = self.species_score(seat, name, rights[i], claims[i], finders[i])
+            if plain_rights:
+                best = max(claims)
+                rights = [claim == best for claim in claims]
+            else:
+                rights = self.rights(seats, name, claims)
+            i = 0
+            for right, claim, scores in zip(rights, claims, per_player, strict=True):
+                if right or without_right:
+                    score = species_score(seats[i], name, right, claim, finders[i])
+                    totals[i] += score.points
                 else:
-                    score = nothing.get((name, False, claims[i])) or nothing_scored(name, False, claims[i])
-                per_player[i][name] = score
+                    score = nothing.get((name, False, claim)) or nothing_scored(name, False, claim)
+                scores[name] = score
+                i += 1
         players = []
-        for seat, scores, finder in zip(seats, per_player, finders, strict=True):
+        for seat, scores, finder, total in zip(seats, per_player, finders, totals, strict=True):
             bonus = self.bonus(seat)
             players.append(
                 PlayerScore(
                     name=seat.name,
                     species=scores,
                     bonus=bonus,
-                    total=sum(s.points for s in scores.values()) + bonus,
+                    total=total + bonus,
                     species_in_arboretum=finder.species_count,
                 )
             )

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.arboretum import Arboretum
-from engine.cards import Card
+from engine.cards import Card, Edition, choose_species, make_deck, species_count
 from engine.errors import PlacementError
 from engine.game import SIMULTANEOUS, Game, State
 
@@ -167,3 +167,15 @@ def test_legal_cells_is_a_copy_and_place_still_checks() -> None:
     twin.place(Card("Oak", 2), (1, 0))
     assert arboretum.legal_cells() == [(-1, 0), (0, -1), (0, 1), (1, 0)]
     assert twin.legal_cells() == [(-1, 0), (0, -1), (0, 1), (1, -1), (1, 1), (2, 0)]
+
+
+@pytest.mark.parametrize(("mode", "players"), [("standard", 2), ("standard", 4), ("draft", 3), ("draft", 4), ("solo", 1)])
+def test_the_deal_is_random_shuffle_of_the_seed(mode: str, players: int) -> None:
+    for seed in [*range(300), 2**40 + 3, -7]:
+        game = Game(mode, players, seed=seed)
+        expected = list(make_deck(game.species or ()))
+        random.Random(seed).shuffle(expected)
+        assert game.shuffled_deck() == expected
+        # every species in play or some drawn: as choose_species draws them from the seed
+        count = species_count(mode, players)
+        assert game.species == choose_species(Edition.E2018, count, random.Random(seed))
