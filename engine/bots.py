@@ -123,11 +123,15 @@ class StrongBot:
     name = "strong"
 
     def __init__(self, iterations: int = 400, seconds: float | None = 0.8, width: int = 6,
-                 horizon: int | None = None) -> None:
+                 horizon: int | None = None, rollout: str = "heuristic", margin: float | None = None) -> None:
+        from .bots_search import MARGIN_WEIGHT
+
         self.iterations = iterations
         self.seconds = seconds
         self.width = width
         self.horizon = horizon
+        self.rollout = rollout
+        self.margin = MARGIN_WEIGHT if margin is None else margin
         #: why the last decision was made (for a replay's "why?"); not read by the next decision
         self.last_reason: object | None = None
 
@@ -135,7 +139,8 @@ class StrongBot:
         _ranked(state, seat)  # refuses a finished game or a seat whose turn it is not
         from .bots_search import search
 
-        action, reason = search(state, seat, rng, self.iterations, self.seconds, self.width, self.horizon)
+        action, reason = search(state, seat, rng, self.iterations, self.seconds, self.width, self.horizon,
+                                self.rollout, self.margin)
         self.last_reason = reason
         return action
 

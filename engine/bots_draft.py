@@ -29,13 +29,18 @@ EIGHT = -2
 DENIAL_WEIGHT = 0.25
 
 
+#: path tables by (seat, cards in its arboretum), valid within one game line
+TableCache = dict[tuple[int, int], PathTable]
+
+
 class DraftPlanner:
-    def __init__(self, state: DraftState, seat: int) -> None:
+    def __init__(self, state: DraftState, seat: int, cache: TableCache | None = None) -> None:
         self.state = state
         self.seat = seat
         self.species: tuple[str, ...] = tuple(state.species)
         self.hand: list[Card] = list(state.hands[seat])
-        self.mine = PathTable(state.arboretums[seat], EIGHT)
+        self._cache = cache
+        self.mine = self._path_table(seat)
         sums: list[dict[str, int]] = []
         for arboretum in state.arboretums:
             totals: dict[str, int] = {}
@@ -98,8 +103,18 @@ class DraftPlanner:
 
     def _receiver_table(self, receiver: int) -> PathTable:
         if self._receiver is None:
-            self._receiver = PathTable(self.state.arboretums[receiver], EIGHT)
+            self._receiver = self._path_table(receiver)
         return self._receiver
+
+    def _path_table(self, seat: int) -> PathTable:
+        arboretum = self.state.arboretums[seat]
+        if self._cache is None:
+            return PathTable(arboretum, EIGHT)
+        key = (seat, len(arboretum))
+        table = self._cache.get(key)
+        if table is None:
+            table = self._cache[key] = PathTable(arboretum, EIGHT)
+        return table
 
     def choose(self, actions: list[Action]) -> Action:
         scores = self.score(actions)
@@ -114,6 +129,8 @@ class DraftPlanner:
         scores: list[float] = []
         last_pick = self.picks_left == 1 and len(self.hand) == 2
         denials: dict[int, float] = {}
+        plain: dict[int, float] = {}
+        near = self.mine.near()
         for action in actions:
             card, cell = cast(Pick, action).card, cast(Pick, action).cell
             if cell is None:
@@ -121,8 +138,29 @@ class DraftPlanner:
                 continue
             if id(card) not in denials:
                 denials[id(card)] = 0.0 if last_pick else DENIAL_WEIGHT * self.denial(card)
-            scores.append(self.pick_value(card, cell) + denials[id(card)])
+            if cell in near:
+                value = self.pick_value(card, cell)
+            else:
+                # away from every walk the card raises no path: only its own species' sum and
+                # card count change, the same at every such cell (pick_value's answer, cheaper)
+                own = plain.get(id(card))
+                if own is None:
+                    own = plain[id(card)] = self._own_value(card)
+                value = own + _shape(self.mine, card, cell)
+            scores.append(value + denials[id(card)])
         return scores
+
+    def _own_value(self, card: Card) -> float:
+        """:meth:`pick_value` without the cell's shape, at a cell where no path gains."""
+        table = self.mine
+        name = card.species
+        count = table.count(name)
+        best = table.best(name)
+        has = table.has_path(name)
+        old_total = self.my_sums.get(name, 0)
+        before = self.species_value(name, best, has, count, old_total)
+        after = self.species_value(name, best, has, count + 1, old_total + card.value)
+        return after - before
 
 
 def _shape(table: PathTable, card: Card, cell: Cell) -> float:
@@ -146,9 +184,10 @@ def score_picks(state: DraftState, seat: int) -> tuple[list[Action], list[float]
     return actions, DraftPlanner(state, seat).score(actions)
 
 
-def choose_pick(state: DraftState, seat: int, rng: random.Random) -> Action:
+def choose_pick(state: DraftState, seat: int, rng: random.Random, cache: TableCache | None = None) -> Action:
+    """The heuristic's pick; ``cache``: path tables to share along one line of play."""
     actions = state.legal_actions(seat)
-    return DraftPlanner(state, seat).choose(actions)
+    return DraftPlanner(state, seat, cache).choose(actions)
 
 
 __all__ = ["DraftPlanner", "choose_pick", "score_picks"]

@@ -155,14 +155,14 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     return det
 
 
-def _result(state: State, seat: int) -> float:
+def _result(state: State, seat: int, margin: float = MARGIN_WEIGHT) -> float:
     outcome = state.outcome()
     assert outcome is not None
     totals = [p.total for p in outcome.players]
     winners = outcome.winners
     win = 1.0 / len(winners) if seat in winners else 0.0
     best_other = max(t for s, t in enumerate(totals) if s != seat) if len(totals) > 1 else 0
-    return win + MARGIN_WEIGHT * (totals[seat] - best_other)
+    return win + margin * (totals[seat] - best_other)
 
 
 def _playout(state: State, rng: random.Random) -> None:
@@ -176,6 +176,28 @@ def _playout(state: State, rng: random.Random) -> None:
         return
     while not state.terminal:
         apply(random_action(rng))
+
+
+def _heuristic_playout(state: State, rng: random.Random) -> None:
+    """Every seat plays the normal bot's choice to the end. The normal bot reads only what its
+    seat sees in this deal, so the playout asks "what if everyone played sensibly", which judges
+    a hand kept for the rights far better than random play (random seats throw their hands away)."""
+    apply = state.apply_action
+    if isinstance(state, DraftState):
+        from .bots_draft import TableCache as DraftCache
+        from .bots_draft import choose_pick
+
+        tables: DraftCache = {}
+        while not state.terminal:
+            for s in state.awaited_seats():
+                apply(choose_pick(state, s, rng, tables), s)
+        return
+    from .bots_turns import TableCache, choose_turn_action
+
+    standard = cast(StandardState, state)
+    cache: TableCache = {}
+    while not standard.terminal:
+        apply(choose_turn_action(standard, standard.current_player(), rng, cache))
 
 
 def ranked_candidates(state: State, seat: int) -> tuple[list[Action], list[float]]:
@@ -209,12 +231,12 @@ def default_horizon(state: State) -> int:
 
 
 def search(state: State, seat: int, rng: random.Random, iterations: int, seconds: float | None,
-           width: int, horizon: int | None = None) -> tuple[Action, Reason]:
+           width: int, horizon: int | None = None, rollout: str = "heuristic",
+           margin: float = MARGIN_WEIGHT) -> tuple[Action, Reason]:
     """The strong bot's decision and its reason (see the module docstring). ``horizon``: search
     only once at most that many cards are left (:func:`cards_left`; None: :func:`default_horizon`);
-    before, the heuristic's choice: measured against the normal bot, random playouts judged
-    early decisions worse than the heuristic does (its path building looks further than random
-    play), and the last turns, where the hands decide the rights, better."""
+    before, the heuristic's choice. ``rollout``: "heuristic" (every seat plays the normal bot's
+    choice to the end) or "random"."""
     actions, scores = ranked_candidates(state, seat)
     if horizon is None:
         horizon = default_horizon(state)
@@ -223,6 +245,7 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     candidates = actions[:width]
     if isinstance(candidates[0], Draw):
         candidates = actions  # at most five sources, and the choice that most needs the lookahead
+    playout = _heuristic_playout if rollout == "heuristic" else _playout
     count = len(candidates)
     # Every candidate is played in the same deals with the same playout seed, so the
     # difference to the heuristic's choice (candidate 0) is measured pairwise, with much less
@@ -230,26 +253,32 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     sums = [0.0] * count
     diffs = [0.0] * count
     squares = [0.0] * count
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    started = time.perf_counter()
+    deadline = None if seconds is None else started + seconds
     deals = 0
     done = 0
+    last_cost = 0.0
     while done < iterations:
+        # anytime: a deal is started only if it should end before the deadline (its cost guessed
+        # from the last one), so a decision stays within its cap
+        if deadline is not None and deals and time.perf_counter() + last_cost > deadline:
+            break
+        began = time.perf_counter()
         det = determinize(state, seat, rng)
         playout_seed = rng.getrandbits(32)
         results = []
         for action in candidates:
             trial = det.clone()
             trial.apply_action(action, seat)
-            _playout(trial, random.Random(playout_seed))
-            results.append(_result(trial, seat))
+            playout(trial, random.Random(playout_seed))
+            results.append(_result(trial, seat, margin))
         for index, value in enumerate(results):
             sums[index] += value
             diffs[index] += value - results[0]
             squares[index] += (value - results[0]) ** 2
         deals += 1
         done += count
-        if deadline is not None and time.perf_counter() > deadline:
-            break
+        last_cost = time.perf_counter() - began
     means = [total / deals for total in sums]
     # leave the heuristic's choice only for a candidate clearly better in these deals: its mean
     # gain over it at least CONFIDENCE standard errors

@@ -30,6 +30,9 @@ from .standard import StandardState
 from .views import Phase
 
 EIGHT = 2
+
+#: path tables by (seat, cards in its arboretum), valid within one game line
+TableCache = dict[tuple[int, int], PathTable]
 #: What an unseen card from the draw pile is worth, in the same units as a discard's value.
 DECK_DRAW_VALUE = 1.0
 
@@ -44,13 +47,16 @@ def _by_species(cards: Iterable[Card]) -> dict[str, list[int]]:
 class TurnPlanner:
     """One decision of one seat in a standard or solo game."""
 
-    def __init__(self, state: StandardState, seat: int) -> None:
+    def __init__(self, state: StandardState, seat: int, cache: TableCache | None = None) -> None:
         self.state = state
         self.seat = seat
         self.solo = state.mode == "solo"
         self.know: TurnKnowledge = turn_knowledge(state, seat)
-        self.mine = PathTable(state.arboretums[seat], EIGHT)
-        self._tables: dict[int, PathTable] = {seat: self.mine}
+        #: path tables shared by the decisions of one playout (an arboretum only grows, so its
+        #: size tells whether a table is still current)
+        self._cache = cache
+        self._tables: dict[int, PathTable] = {}
+        self.mine = self._table(seat)
         self.species = self.know.species
         self._danger: dict[Card, float] = {}
         self._around: dict[tuple[int, Cell], tuple[int, dict[str, int]]] = {}
@@ -235,7 +241,15 @@ class TurnPlanner:
     def _table(self, seat: int) -> PathTable:
         table = self._tables.get(seat)
         if table is None:
-            table = self._tables[seat] = PathTable(self.state.arboretums[seat], EIGHT)
+            arboretum = self.state.arboretums[seat]
+            if self._cache is None:
+                table = PathTable(arboretum, EIGHT)
+            else:
+                key = (seat, len(arboretum))
+                table = self._cache.get(key)
+                if table is None:
+                    table = self._cache[key] = PathTable(arboretum, EIGHT)
+            self._tables[seat] = table
         return table
 
     def choose_discard(self, actions: list[Action]) -> Action:
@@ -286,7 +300,7 @@ class TurnPlanner:
         hand = self.know.hand
         values = self.hand_values(hand)
         rights = {name: self.right(name, values.get(name, [])) for name in self.species}
-        q_table = PathTable(self.state.arboretums[1], EIGHT)
+        q_table = self._table(1)
         q_rights = {name: 1.0 - 0.7 * rights[name] for name in self.species}
         keep = {id(card): self.keep_value(card, hand, values, rights) for card in hand}
         scores: list[float] = []
@@ -324,14 +338,16 @@ def _rising_edges(table: PathTable, card: Card, cell: Cell) -> int:
     return count
 
 
-def score_turn_actions(state: StandardState, seat: int) -> tuple[list[Action], list[float]]:
-    """Every legal action of ``seat`` with the heuristic's value of it (higher is better)."""
+def score_turn_actions(state: StandardState, seat: int,
+                       cache: TableCache | None = None) -> tuple[list[Action], list[float]]:
+    """Every legal action of ``seat`` with the heuristic's value of it (higher is better).
+    ``cache``: path tables to share along one line of play (the strong bot's playouts)."""
     actions = state.legal_actions(seat)
     if not actions:
         raise NotYourTurnError(f"seat {seat}: it is seat {state.current_player()}'s turn")
     if len(actions) == 1:
         return actions, [0.0]
-    planner = TurnPlanner(state, seat)
+    planner = TurnPlanner(state, seat, cache)
     phase = state.phase
     if phase is Phase.PLAY:
         return actions, planner.score_plays(actions)
@@ -342,7 +358,8 @@ def score_turn_actions(state: StandardState, seat: int) -> tuple[list[Action], l
     return actions, planner.score_draws(actions)
 
 
-def choose_turn_action(state: StandardState, seat: int, rng: random.Random) -> Action:
+def choose_turn_action(state: StandardState, seat: int, rng: random.Random,
+                       cache: TableCache | None = None) -> Action:
     """The heuristic's action for ``seat`` in a standard or solo game."""
-    actions, scores = score_turn_actions(state, seat)
+    actions, scores = score_turn_actions(state, seat, cache)
     return _best(actions, scores)
