@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress, repeat
 from json.encoder import encode_basestring as _json_text
-from operator import add, getitem, itemgetter, lt, mul, rshift
+from operator import add, eq, getitem, itemgetter, lt, mul, rshift
 from typing import Any
 
 from .cards import Edition, edition_species
@@ -142,9 +142,10 @@ def score_line(data: object) -> str | None:
     n = len(planted)
     # exactly the four keys (a "card" key is read another way), whole numbers (JSON's true and
     # 1.0 would find the card of value 1)
-    if sum(map(len, planted)) != 4 * n or not set(map(type, xs + ys + values)) <= _INT_ONLY:
+    numbers = xs + ys + values
+    if sum(map(len, planted)) != 4 * n or not set(map(type, numbers)) <= _INT_ONLY:
         return None
-    if n and (max(xs) >= _REACH or min(xs) <= -_REACH or max(ys) >= _REACH or min(ys) <= -_REACH):
+    if n and max(map(abs, numbers)) >= _REACH:
         return None
     every_card = cards + hand_cards
     if len(set(every_card)) != len(every_card):
@@ -226,7 +227,7 @@ def _score(
     keys = []
     start = 0
     for name, claim, end in zip(names, claims, ends, strict=True):
-        rights = list(map(int.__eq__, claim, best))
+        rights = list(map(eq, claim, best))
         entries = list(map(getitem, unscored, rights))
         # how many cards of each species the arboretum holds, a byte each
         counts = sum(map(ones, kinds[start:end])).to_bytes(count, "little")
