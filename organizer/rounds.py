@@ -65,6 +65,7 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
             "repeats": review.repeats, "more_repeats": review.more_repeats,
             "more_repeated_seats": review.more_repeated_seats, "seats_before": review.seats_before,
             "repeated_seats": review.repeated_seats,
+            "by_rating": review.by_rating,
             "dropped": review.dropped, "status_name": service.status_name,
             # (name, table number) of the players who dropped out of the event during this round
             "dropped_seats": review.dropped_seats,

@@ -147,6 +147,7 @@ _SETTING_LABELS = {
     "preferred_table_size": N_("Preferred table size"), "point_scheme": N_("Tournament points"),
     "tiebreak_order": N_("Tie-break order"), "entry_modes": N_("Result entry"),
     "pick_timer_seconds": N_("Pick timer (seconds)"), "language": N_("Language"), "time_zone": N_("Time zone"),
+    "first_round_by_rating": N_("Seat round 1 by rating"),
     "public_page": N_("Public event page"), "self_check_in": N_("Self check-in"),
     "self_report": N_("Results from players' phones"), "attention_minutes": N_("Attention after (minutes)"),
     "club": N_("Club"), "email": N_("E-mail"),

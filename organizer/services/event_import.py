@@ -200,7 +200,10 @@ def _event_settings(settings: dict[str, Any]) -> EventInput:
                       pick_timer_seconds=_optional_whole(timer, what=_("the pick timer")),
                       # an export from before these settings: the defaults, English and UTC
                       language=_text(settings.get("language", "en"), _("the language")),
-                      time_zone=_text(settings.get("time_zone", "UTC"), _("the time zone")))
+                      time_zone=_text(settings.get("time_zone", "UTC"), _("the time zone")),
+                      # from before the option: round 1 shuffled, as it was then
+                      first_round_by_rating=_flag(settings.get("first_round_by_rating", False),
+                                                  _("the seating of round 1 by rating")))
     try:
         return event_service.check_event(data)  # the event form's checks
     except InputError as bad:
@@ -324,6 +327,7 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None, pl
                   point_scheme=checked.point_scheme, tiebreak_order=checked.tiebreak_order,
                   entry_modes=checked.entry_modes, pick_timer_seconds=checked.pick_timer_seconds,
                   language=checked.language, time_zone=checked.time_zone,
+                  first_round_by_rating=checked.first_round_by_rating,
                   created_by_id=organizer_id, created_at=_time(settings.get("created_at"), "created_at") or utcnow(),
                   updated_at=_time(settings.get("updated_at"), "updated_at") or utcnow())
     session.add(event)

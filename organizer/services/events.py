@@ -47,6 +47,8 @@ class EventInput:
     language: str = "en"
     #: an IANA time zone name; the event's pages and its round clock show times in it
     time_zone: str = "UTC"
+    #: seat round 1 by the club's ratings, the strongest spread across the tables (issue 16)
+    first_round_by_rating: bool = False
 
 
 def _languages() -> tuple[str, ...]:
@@ -68,7 +70,8 @@ def form_defaults(event: Event | None = None) -> dict[str, Any]:
     else:
         data = EventInput(event.name, event.date, event.edition, list(event.round_formats),
                           event.preferred_table_size, event.point_scheme, list(event.tiebreak_order),
-                          list(event.entry_modes), event.pick_timer_seconds, event.language, event.time_zone)
+                          list(event.entry_modes), event.pick_timer_seconds, event.language, event.time_zone,
+                          event.first_round_by_rating)
     form: dict[str, Any] = {
         "name": data.name,
         "date": data.date.isoformat(),
@@ -81,6 +84,8 @@ def form_defaults(event: Event | None = None) -> dict[str, Any]:
         "language": data.language,
         # a new event: empty, so the page offers the browser's own zone (UTC if it has none)
         "time_zone": data.time_zone if event is not None else "",
+        # a checkbox: sent as "1" when ticked, absent otherwise
+        "first_round_by_rating": "1" if data.first_round_by_rating else "",
     }
     if event is not None:
         form["version"] = str(event.version)
@@ -136,7 +141,8 @@ def check_event(data: EventInput) -> EventInput:
         raise InputError(errors)
     modes = [str(mode) for mode in ENTRY_MODES if mode in data.entry_modes]
     return EventInput(name, data.date, data.edition, list(data.round_formats), data.preferred_table_size,
-                      data.point_scheme, list(data.tiebreak_order), modes, timer, data.language, data.time_zone)
+                      data.point_scheme, list(data.tiebreak_order), modes, timer, data.language, data.time_zone,
+                      bool(data.first_round_by_rating))
 
 
 _TIMER_MESSAGE = N_("Leave empty for no timer, or enter 10 to 600 seconds.")
@@ -184,7 +190,8 @@ def parse_event_form(form: Mapping[str, Any]) -> EventInput:
                       str(form.get("point_scheme", DEFAULT_POINT_SCHEME)),
                       [str(form.get(f"tiebreak_{place}", "")) for place in range(1, len(TIEBREAKS) + 1)], modes, timer,
                       str(form.get("language", "en") or "en").strip(),
-                      str(form.get("time_zone", "") or "UTC").strip())
+                      str(form.get("time_zone", "") or "UTC").strip(),
+                      bool(str(form.get("first_round_by_rating", "") or "").strip()))
     try:
         checked = check_event(data)
     except InputError as bad:
@@ -201,6 +208,7 @@ def _snapshot(event: Event) -> dict[str, Any]:
         "point_scheme": event.point_scheme, "tiebreak_order": list(event.tiebreak_order),
         "entry_modes": list(event.entry_modes), "pick_timer_seconds": event.pick_timer_seconds,
         "language": event.language, "time_zone": event.time_zone,
+        "first_round_by_rating": event.first_round_by_rating,
     }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import case
 from sqlmodel import Session, col, func, select
 
-from ..models import Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat
+from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat
 from . import seat_order, seating
 from .paging import Page, page_of
 from .rounds import TableSeating, clock_deadline, history_of, played_tables, seatings_of, seats_from, tables_of
@@ -83,6 +83,9 @@ class RoundReview:
     #: repeats and repeated seats beyond the first LISTED of each, counted, not named
     more_repeats: int = 0
     more_repeated_seats: int = 0
+    #: round 1 proposed with the event's "seat round 1 by rating": (players rated, players not);
+    #: None when it was a shuffle (issue 16)
+    by_rating: tuple[int, int] | None = None
 
 
 #: repeats and repeated seats named on a proposal's page; the rest are counted (a random first
@@ -99,6 +102,22 @@ def _names(session: Session, player_ids: Collection[int]) -> dict[int, str]:
         return {}
     return {pid: name for pid, name in session.exec(
         select(Player.id, Player.name).where(col(Player.id).in_(list(player_ids)))).all() if pid is not None}
+
+
+def seated_by_rating(session: Session, event_id: int, rnd: Round) -> tuple[int, int] | None:
+    """(rated, unrated) when round 1 was proposed by rating, as its proposal's audit entry
+    records it (the setting may have changed since): the first "round.proposed" entry written
+    since the round was made, which is its own."""
+    if rnd.number != 1:
+        return None
+    new = session.exec(select(AuditEntry.new).where(
+        AuditEntry.event_id == event_id, AuditEntry.action == "round.proposed", col(AuditEntry.at) >= rnd.created_at)
+        .order_by(col(AuditEntry.id)).limit(1)).first()
+    note = new.get("by_rating") if isinstance(new, dict) and new.get("round") == 1 else None
+    if not isinstance(note, dict):
+        return None
+    rated, unrated = note.get("rated"), note.get("unrated")
+    return (rated, unrated) if isinstance(rated, int) and isinstance(unrated, int) else None
 
 
 def review_round(session: Session, event: Event, rnd: Round, page_number: int | None = None) -> RoundReview:
@@ -153,7 +172,8 @@ def review_round(session: Session, event: Event, rnd: Round, page_number: int | 
             col(Player.joined_round) <= rnd.number, col(Player.id).not_in(seated)).order_by(col(Player.id))).all())
     return RoundReview(tables, page, progress, repeats, standing, unseated, clock_deadline(rnd), seats_before,
                        repeated_seats, frozenset(pid for pid, _name, _table in dropped_rows if pid is not None),
-                       tuple((name, number) for _pid, name, number in dropped_rows), more_repeats, more_repeated_seats)
+                       tuple((name, number) for _pid, name, number in dropped_rows), more_repeats, more_repeated_seats,
+                       seated_by_rating(session, event.id, rnd))
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from ..models import (
     Event,
     GameTable,
     Player,
+    RatingPoint,
     Result,
     ResultStatus,
     Round,
@@ -267,6 +268,46 @@ def current_ranks(session: Session, event: Event, players: Sequence[Seatable]) -
     return {p.id: ranks.get(p.id, worst) for p in players}
 
 
+@dataclass(frozen=True)
+class RatingOrder:
+    """Round 1 seated by rating: each player's rank (0 for the best rating; the unrated share
+    the rank after the rated) and how many are rated."""
+
+    ranks: dict[int, int]
+    rated: int
+
+    @property
+    def unrated(self) -> int:
+        return len(self.ranks) - self.rated
+
+
+def rating_order(session: Session, players: Sequence[Seatable]) -> RatingOrder:
+    """The players ranked by their club player's current rating, the ordinal of the latest
+    rating point (``ratings.ordinal``); equal ordinals share a rank, and the players without a
+    club player or a rating share the rank after every rated one (the seating orders equals by
+    the round's seed)."""
+    from .ratings import ordinal
+
+    club_ids = {p.club_player_id for p in players if p.club_player_id is not None}
+    ordinals: dict[int, float] = {}
+    for start in range(0, len(club_ids), 1000):
+        chunk = sorted(club_ids)[start:start + 1000]
+        latest = (select_columns(col(RatingPoint.club_player_id), func.max(col(RatingPoint.sequence)).label("seq"))
+                  .where(col(RatingPoint.club_player_id).in_(chunk)).group_by(col(RatingPoint.club_player_id))
+                  .subquery())
+        for club_id, mu, sigma in session.execute(
+                select_columns(col(RatingPoint.club_player_id), col(RatingPoint.mu), col(RatingPoint.sigma))
+                .join(latest, (col(RatingPoint.club_player_id) == latest.c.club_player_id)
+                      & (col(RatingPoint.sequence) == latest.c.seq))).all():
+            ordinals[club_id] = ordinal(mu, sigma)
+    rated = sorted({ordinals[p.club_player_id] for p in players
+                    if p.club_player_id is not None and p.club_player_id in ordinals}, reverse=True)
+    place = {value: rank for rank, value in enumerate(rated)}
+    ranks = {p.id: place[ordinals[p.club_player_id]] if p.club_player_id in ordinals and p.club_player_id is not None
+             else len(rated) for p in players}
+    return RatingOrder(ranks, sum(1 for p in players if p.club_player_id in ordinals))
+
+
 def _species_for(event: Event, round_format: str, seats: int, seed: int, round_number: int, table_number: int) -> list[str]:
     rng = random.Random(f"arboretum-species:{seed}:{round_number}:{table_number}")
     mode = "draft" if round_format == RoundFormat.DRAFT else "standard"
@@ -341,11 +382,19 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
                                        "%(num)d players are checked in for this round; at least 2 are needed.",
                                        len(players))})
     seed = secrets.randbelow(2**31) if seed is None else seed
-    ranks = current_ranks(session, event, players) if number > 1 else {p.id: 0 for p in players}
+    # Round 1 by rating (issue 16): only when someone is rated; nobody rated is today's shuffle.
+    by_rating = rating_order(session, players) if number == 1 and event.first_round_by_rating else None
+    if number > 1:
+        ranks = current_ranks(session, event, players)
+    elif by_rating is not None and by_rating.rated:
+        ranks = by_rating.ranks
+    else:
+        ranks = {p.id: 0 for p in players}
     seating_players = [seating.SeatingPlayer(p.id, ranks[p.id], p.fixed_table, p.name) for p in players]
     try:
         tables = seating.propose_seating(seating_players, number, event.preferred_table_size, seed,
-                                         history_before(session, event.id, number))
+                                         history_before(session, event.id, number),
+                                         by_rating=by_rating is not None and by_rating.rated > 0)
     except seating.SeatingError as refused:
         raise InputError({"": _("No seating possible: %(reason)s", reason=str(refused))}) from None
     # The seating is searched without a lock (it can take a while); then, under the event's lock,
@@ -360,7 +409,8 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
     session.flush()
     assert new_round.id is not None
     _insert_tables(session, event, new_round, tables)
-    _audit(session, event_id, actor, "round.proposed", round=number, seed=seed, tables=tables)
+    rating_note = {} if by_rating is None else {"by_rating": {"rated": by_rating.rated, "unrated": by_rating.unrated}}
+    _audit(session, event_id, actor, "round.proposed", round=number, seed=seed, tables=tables, **rating_note)
     session.commit()
     session.refresh(new_round)
     return new_round

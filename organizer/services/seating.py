@@ -147,12 +147,15 @@ def propose_seating(
     preferred_size: int,
     seed: int | str,
     history: SeatingHistory | None = None,
+    by_rating: bool = False,
 ) -> list[list[int]]:
     """Propose the tables of a round: table 1 first, each a list of player ids in seat order.
 
     Seat 0 is the start player, the last seat the dealer (on the start player's right); each
     table's order balances the positions over the event (`seat_order`).
-    Round 1 is a shuffle reproducible from `seed`. Later rounds are Swiss: tables group players
+    Round 1 is a shuffle reproducible from `seed`; with `by_rating`, the players' ranks are their
+    ratings' order and round 1 deals them to the tables in snake order (`_spread_groups`), so
+    every table gets a like mix of strong and weak players. Later rounds are Swiss: tables group players
     of neighbouring ranks while first minimising repeated opponent pairs, then the players whom
     every seat order of their table puts in a position they already had, then the sum over
     tables of the rank range, then start players who have started before, then the rank variance.
@@ -172,7 +175,9 @@ def propose_seating(
     sizes = _sizes_fitting_fixed_players(players, sizes)
 
     rng = random.Random(f"arboretum-seating:{seed}:{round_number}")
-    if round_number == 1:
+    if round_number == 1 and by_rating:
+        groups = _spread_groups(players, sizes, rng)
+    elif round_number == 1:
         groups = _random_groups(players, sizes, rng)
     else:
         groups = _swiss_groups(players, sizes, history, rng)
@@ -250,6 +255,31 @@ def _random_groups(
     for group, size in zip(groups, sizes, strict=True):
         while len(group) < size:
             group.append(next(slots))
+    return groups
+
+
+def _spread_groups(
+    players: Sequence[SeatingPlayer], sizes: list[int], rng: random.Random
+) -> list[list[SeatingPlayer]]:
+    """Free players dealt best rank first in snake order (tables 1, 2, ..., n, then n, ..., 1,
+    and again), each table's free seats filled once it is full: the best player sits at table 1,
+    the second best at table 2, and the tables' strength comes out alike. Fixed players keep
+    their tables; players of equal rank (the unrated) come in an order shuffled by the seed."""
+    groups: list[list[SeatingPlayer]] = [[] for _ in sizes]
+    for p in players:
+        if p.fixed_table is not None:
+            groups[p.fixed_table - 1].append(p)
+    free = sorted((p for p in players if p.fixed_table is None), key=lambda p: p.id)
+    tiebreak = list(range(len(free)))
+    rng.shuffle(tiebreak)
+    order = [p for _, p in sorted(zip(tiebreak, free, strict=True), key=lambda pair: (pair[1].rank, pair[0]))]
+    lap = list(range(len(sizes)))
+    players_left = iter(order)
+    while any(len(group) < size for group, size in zip(groups, sizes, strict=True)):
+        for number in lap:
+            if len(groups[number]) < sizes[number]:
+                groups[number].append(next(players_left))
+        lap.reverse()
     return groups
 
 
