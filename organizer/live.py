@@ -61,7 +61,8 @@ def _show(ctx: live_seats.SeatContext, status: int = 200, message: str = "", mes
             return _waiting(ctx, bad)
         replayed, owed = shown.replayed, shown.owed
     return render_seat(replayed, ctx.position, _urls(ctx, replayed.version, replayed.state.is_terminal()), _title(ctx),
-                       status, message, message_kind, owed=owed, bot_seat=ctx.seat.is_bot)
+                       status, message, message_kind, owed=owed, bot_seat=ctx.seat.is_bot,
+                       bots=live_tables.bot_seats(ctx.view, list(replayed.state.names)))
 
 
 @bp.get("/play/<token>")
@@ -114,13 +115,26 @@ def _overview(event: Event, rnd: Round, status: int = 200, errors: dict[str, str
     listed = live_overview.overview(get_session(), event, rnd, page_number=page_number(request.args.get("page")))
     return render_page("live/overview.html", "live_overview.html", status, event=event, round=rnd, rows=listed.rows,
                        page=listed.page, status_name=round_service.status_name,
-                       errors=errors or {}, timer=event.pick_timer_seconds)
+                       errors=errors or {}, timer=event.pick_timer_seconds, levels=live_tables.level_choices(),
+                       owed=listed.owed)
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/live")
 def overview(event_id: int, number: int) -> Any:
     event = load_event(event_id)
     return _overview(event, load_round(event, number))
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/live/tick")
+def overview_tick(event_id: int, number: int) -> Any:
+    """Sent by the overview when its page shows tables that bots or the pick timer owe a move
+    (GETs never play one): plays them for about a second, then shows the page again."""
+    event = load_event(event_id)
+    rnd = load_round(event, number)
+    numbers = [int(n) for n in request.form.getlist("table") if n.isascii() and n.isdigit() and len(n) < 7]
+    numbers = numbers[:live_overview.PER_PAGE]
+    live_tables.settle_owed(get_session(), event, rnd, numbers)
+    return _overview(event, rnd)
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/live/tables/<int:table>/digital")
@@ -151,13 +165,14 @@ def bot(event_id: int, number: int, table: int, position: int) -> Any:
     db = get_session()
     try:
         found = live_tables.seat_bot(db, event, rnd, table, position, request.form.get("bot", "1") == "1",
-                                     g.organizer.name)
+                                     g.organizer.name, request.form.get("level"))
     except InputError as bad:
         db.rollback()
         return _overview(event, rnd, 422, bad.errors)
     if not found:
         abort(404)
-    return go_to(url_for("live.overview", event_id=event_id, number=number))
+    back_page = page_number(request.form.get("page"))  # back to the overview's page of tables it was pressed on
+    return go_to(url_for("live.overview", event_id=event_id, number=number, page=back_page if back_page > 1 else None))
 
 
 @bp.get("/healthz")

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from .db import get_session
 from .pages import render_page
+from .services import live_tables
 from .services.live_games import LiveGame
 from .services.live_log import ActionRefused, Replayed
 from .services.live_view import Screen, build_screen, compose_action, recent_moves
@@ -127,3 +128,6 @@ def seat_qr_svg(token: str) -> Markup:
 def register_template_globals(app: Flask) -> None:
     """The live tables' functions templates call (the app factory calls this once)."""
     app.add_template_global(seat_qr_svg, "seat_qr_svg")
+    # a bot seat shown as "Bot (strong)" on the overview, the table's page and the seats' screens
+    app.add_template_global(live_tables.bot_label, "bot_label")
+    app.add_template_global(live_tables.level_word, "level_word")

@@ -91,6 +91,8 @@ RULES: dict[str, Need] = {
     "prints.score_sheet_pdf": Need.EVENT_STAFF,
     "projector.show": Need.EVENT_STAFF, "live.overview": Need.EVENT_STAFF, "replay.table": Need.EVENT_STAFF,
     "public.attention": Need.EVENT_STAFF,
+    # plays what bots and the pick timer owe the overview's tables, as any seat's screen does
+    "live.overview_tick": Need.EVENT_STAFF,
 
     "rounds.swap": Need.EVENT_SEATING,
 

@@ -215,6 +215,20 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def _species(value: Any) -> str:
+    """A table's species as stored (an imported entry may hold anything: read as written)."""
+    if not isinstance(value, list):
+        return _value(value)
+    return ", ".join(species_name(s) if isinstance(s, str) else _value(s) for s in value)
+
+
+def _level(value: Any) -> str:
+    """A bot seat's level in the reader's words (a value from another version: as written)."""
+    from .live_tables import LEVEL_WORDS
+
+    return _(LEVEL_WORDS[value]) if isinstance(value, str) and value in LEVEL_WORDS else _value(value)
+
+
 def describe(entry: AuditEntry, context: _Context) -> AuditLine:
     """The entry as a sentence in the current language, with its details."""
     old, new = entry.old or {}, entry.new or {}
@@ -289,8 +303,8 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
     where = context.where(entry)
     if action == "table.species":
         return line(_("Species of %(table)s changed.", table=where),
-                    [_("Before: %(species)s", species=", ".join(species_name(s) for s in old.get("species") or [])),
-                     _("After: %(species)s", species=", ".join(species_name(s) for s in new.get("species") or []))])
+                    [_("Before: %(species)s", species=_species(old.get("species"))),
+                     _("After: %(species)s", species=_species(new.get("species")))])
     if action == "result.entered":
         return line(_("Result of %(table)s entered.", table=where), _scores(context, new))
     if action == "result.corrected":
@@ -317,6 +331,10 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
     if action == "live.bot_seated":
         return line(_("A bot took seat %(seat)d at %(table)s (%(name)s).", seat=_int(new.get("seat")), table=where,
                       name=player))
+    if action == "live.bot_level":
+        return line(_("The bot in seat %(seat)d at %(table)s plays at level %(level)s now (was %(old)s).",
+                      seat=_int(new.get("seat")), table=where, level=_level(new.get("level")),
+                      old=_level(old.get("level"))))
     if action == "live.bot_removed":
         return line(_("Seat %(seat)d at %(table)s given back to %(name)s.", seat=_int(new.get("seat")), table=where,
                       name=player))

@@ -213,7 +213,10 @@ def bot_entries(state: State, players: SeatPlayers, game_seed: int, now: float,
             before = state.version
             state.apply_action(action, seat)
             if state.version != before:
-                entries.append([seat, str(action), f"{why}:{before}:{seat}", now])
+                # a bot's entry names its kind: a seat's level may change during the game, and the
+                # replay says why each move was made by the bot that made it
+                nonce = f"bot:{before}:{seat}:{kind}" if why == "bot" else f"{why}:{before}:{seat}"
+                entries.append([seat, str(action), nonce, now])
             if state.stamp(None) != situation:
                 situation = state.stamp(None)
                 pending_timeouts.clear()

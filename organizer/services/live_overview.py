@@ -26,6 +26,8 @@ class AwaitedSeat:
     name: str
     seconds: float
     is_bot: bool
+    #: a bot seat's level ("easy", "normal", "strong")
+    level: str = "normal"
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class TableProgress:
     awaited: list[AwaitedSeat]
     finished: bool
     version: int
+    #: bots or the pick timer owe the table a move (the overview's tick plays it)
+    owed: bool = False
 
 
 def describe_progress(progress: Progress) -> tuple[str, str]:
@@ -70,6 +74,11 @@ class Overview:
 
     rows: list[TableProgress]
     page: Page
+
+    @property
+    def owed(self) -> list[int]:
+        """The numbers of the page's tables that bots or the pick timer owe a move."""
+        return [row.view.table.number for row in self.rows if row.owed]
 
 
 def _page_tables(session: Session, rnd: Round, page_number: int | None) -> tuple[list[TableSeating], Page]:
@@ -109,13 +118,14 @@ def overview(session: Session, event: Event, rnd: Round, now: float | None = Non
             rows.append(TableProgress(view, False, rnd.format, _("on paper") if not table.digital else _("not started"),
                                       "", [], view.result is not None, table.log_version))
             continue
-        replayed = TableGame(event, rnd, view).load(session)
+        game = TableGame(event, rnd, view)
+        replayed = game.load(session)
         state = replayed.state
         names = list(state.names)
         progress = state.progress()
-        awaited = [AwaitedSeat(s, names[s], max(0.0, now - replayed.since), view.seats[s].seat.is_bot)
-                   for s in progress.awaiting]
+        awaited = [AwaitedSeat(s, names[s], max(0.0, now - replayed.since), view.seats[s].seat.is_bot,
+                               view.seats[s].seat.bot_level) for s in progress.awaiting]
         described, left = describe_progress(progress)
         rows.append(TableProgress(view, True, progress.mode, described, left, awaited, progress.finished,
-                                  replayed.version))
+                                  replayed.version, game.owes(replayed, now)))
     return Overview(rows, page)

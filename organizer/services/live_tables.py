@@ -15,6 +15,7 @@ from typing import Any
 from sqlmodel import Session
 
 from engine import Edition, Game, GameSetupError
+from engine.bots import LEVELS
 
 from ..models import AuditEntry, Event, GameTable, Round, RoundFormat, RoundStatus
 from . import live_log
@@ -22,10 +23,44 @@ from .errors import InputError
 from .live_games import LiveGame
 from .live_results import record_result
 from .rounds import TableSeating, lock_round, lock_table, tables_of
-from .translate import _
+from .translate import N_, _
 
 KIND = "table"
-BOT_KIND = "heuristic"
+#: the level a bot seat gets unless the organizer chooses another
+DEFAULT_LEVEL = "normal"
+#: each level's name in a sentence ("Bot (strong)")
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "strong": N_("strong")}
+assert tuple(LEVEL_WORDS) == LEVELS
+
+
+def bot_kind(level: str) -> str:
+    """The engine's bot for a seat's level; the normal bot keeps the name "heuristic" it has in
+    stored games (an unknown level, from an older row, plays as normal)."""
+    return level if level in LEVELS and level != DEFAULT_LEVEL else "heuristic"
+
+
+def level_word(level: str) -> str:
+    """A level's name in the current language ("strong")."""
+    return _(LEVEL_WORDS.get(level, LEVEL_WORDS[DEFAULT_LEVEL]))
+
+
+def bot_label(level: str) -> str:
+    """How a bot seat is shown: "Bot (strong)"."""
+    return _("Bot (%(level)s)", level=level_word(level))
+
+
+def level_choices() -> list[tuple[str, str]]:
+    """The levels as the overview offers them, weakest first: (level, translated name)."""
+    return [(level, level_word(level)) for level in LEVELS]
+
+
+def parse_level(raw: str | None) -> str:
+    """A level from a form (empty: the default); raises InputError for any other value."""
+    level = (raw or "").strip().lower() or DEFAULT_LEVEL
+    if level not in LEVELS:
+        raise InputError({"": _("Choose the bot's level: %(levels)s.",
+                                     levels=", ".join(level_word(one) for one in LEVELS))})
+    return level
 
 
 def live_seed(round_seed: int, table_number: int) -> int:
@@ -67,8 +102,24 @@ def _started_at(table: GameTable) -> float:
 
 
 def seat_players(view: TableSeating) -> list[str | None]:
-    """Who plays each seat when it is due: the heuristic bot for a bot seat, else its person."""
-    return [BOT_KIND if s.seat.is_bot else None for s in view.seats]
+    """Who plays each seat when it is due: a bot seat's bot at the seat's level (read afresh for
+    every move, so a level changed mid-game plays from the seat's next move), else its person."""
+    return [bot_kind(s.seat.bot_level) if s.seat.is_bot else None for s in view.seats]
+
+
+def bot_seats(view: TableSeating, names: list[str]) -> list[str]:
+    """The table's bot seats as a seat's screen lists them, by the names the game gave them: an
+    empty seat's bot "Bot 3 (strong)", a player's seat taken over "Rosa (bot, strong)"."""
+    out = []
+    for s in view.seats:
+        if not s.seat.is_bot:
+            continue
+        position = s.seat.position
+        name = names[position] if position < len(names) else str(position + 1)
+        level = level_word(s.seat.bot_level)
+        out.append(_("%(name)s (bot, %(level)s)", name=name, level=level) if s.player is not None
+                   else _("%(name)s (%(level)s)", name=name, level=level))
+    return out
 
 
 class TableGame(LiveGame):
@@ -168,10 +219,17 @@ def start_round(session: Session, event: Event, rnd: Round) -> None:
             session.add(view.table)
             dealt.append(view)
     session.commit()
+    started = time.perf_counter()
     for view in dealt:
         if any(s.seat.is_bot for s in view.seats):
+            if has_strong_bot(view) and time.perf_counter() - started > live_log.BOT_SECONDS:
+                continue  # a strong bot thinks up to a second a move: owed, played by the next tick
             session.refresh(view.table)
             TableGame(event, rnd, view).settle(session)
+
+
+def has_strong_bot(view: TableSeating) -> bool:
+    return any(s.seat.is_bot and s.seat.bot_level == "strong" for s in view.seats)
 
 
 def make_digital(session: Session, event: Event, rnd: Round, view: TableSeating, actor: str) -> None:
@@ -200,8 +258,12 @@ def make_digital(session: Session, event: Event, rnd: Round, view: TableSeating,
 
 # -- bots in seats --------------------------------------------------------------------------------
 
-def set_bot(session: Session, event: Event, rnd: Round, view: TableSeating, position: int, bot: bool, actor: str) -> None:
-    """Put the heuristic bot into a seat (empty or abandoned), or give the seat back."""
+def set_bot(session: Session, event: Event, rnd: Round, view: TableSeating, position: int, bot: bool, actor: str,
+            level: str | None = None) -> None:
+    """Put a bot into a seat (empty or abandoned) at ``level`` (None: normal, or the level it
+    has), change a bot seat's level (it plays at the new one from its next move), or give the
+    seat back. Each change is audited."""
+    wanted = parse_level(level) if level is not None else None
     rnd, view = lock_table(session, rnd, view.table)
     seat_view = next((s for s in view.seats if s.seat.position == position), None)
     if seat_view is None:
@@ -212,27 +274,37 @@ def set_bot(session: Session, event: Event, rnd: Round, view: TableSeating, posi
     if not bot and seat_view.player is None:
         raise InputError({"": _("This seat has no player to give it back to; the bot stays.")})
     seat = seat_view.seat
-    if seat.is_bot == bot:
-        return
-    seat.is_bot = bot
-    session.add(seat)
     assert event.id is not None
     who = seat_view.player.name if seat_view.player else f"empty seat {position + 1}"
+    where = {"table": view.table.number, "seat": position + 1, "player": who}
+    if seat.is_bot == bot:
+        if not bot or wanted is None or wanted == seat.bot_level:
+            return
+        old_level, seat.bot_level = seat.bot_level, wanted
+        session.add(seat)
+        session.add(AuditEntry(event_id=event.id, table_id=view.table.id, actor=actor, action="live.bot_level",
+                               old={"level": old_level}, new={**where, "level": wanted}))
+        session.commit()
+        return
+    seat.is_bot = bot
+    if bot:
+        seat.bot_level = wanted or DEFAULT_LEVEL
+    session.add(seat)
     session.add(AuditEntry(event_id=event.id, table_id=view.table.id, actor=actor,
                            action="live.bot_seated" if bot else "live.bot_removed",
-                           new={"table": view.table.number, "seat": position + 1, "player": who}))
+                           new={**where, "level": seat.bot_level} if bot else where))
     session.commit()
 
 
 def seat_bot(session: Session, event: Event, rnd: Round, table_number: int, position: int, bot: bool,
-             actor: str) -> bool:
+             actor: str, level: str | None = None) -> bool:
     """:func:`set_bot` on the round's table ``table_number``, then deal the table's game if the
     bot filled its last empty seat, and play the bot's move if it is due. False when the round
     has no such table."""
     view = find_table(session, rnd, table_number)
     if view is None:
         return False
-    set_bot(session, event, rnd, view, position, bot, actor)
+    set_bot(session, event, rnd, view, position, bot, actor, level)
     view = find_table(session, rnd, table_number)
     assert view is not None
     if view.table.digital and view.table.log_version == 0:
@@ -240,3 +312,26 @@ def seat_bot(session: Session, event: Event, rnd: Round, table_number: int, posi
     elif view.table.digital:
         TableGame(event, rnd, view).settle(session)
     return True
+
+
+def settle_owed(session: Session, event: Event, rnd: Round, numbers: list[int]) -> int:
+    """Play what bots and the pick timer owe at the round's tables ``numbers`` (the overview's
+    page, its tick POST: a table of bots alone has no seat's screen to send one), within about a
+    second: a strong bot thinks up to 0.8 s a move, and what is left stays owed for the next
+    tick. Returns how many tables were settled."""
+    assert rnd.id is not None
+    if rnd.status != RoundStatus.PUBLISHED or not numbers:
+        return 0
+    started = time.perf_counter()
+    settled = 0
+    now = time.time()
+    for view in tables_of(session, rnd.id, numbers=numbers):
+        if not view.table.digital or view.table.log_version == 0:
+            continue
+        if settled and time.perf_counter() - started > live_log.BOT_SECONDS:
+            break  # at least one table a tick, however long reading took
+        game = TableGame(event, rnd, view)
+        if game.owes(game.load(session), now):
+            game.settle(session)
+            settled += 1
+    return settled

@@ -143,7 +143,9 @@ def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path
     why = ""
     if step and str(log[step - 1][2]).startswith("bot:"):
         seat = int(log[step - 1][0])
-        kind = kinds[seat] if seat < len(kinds) else None
+        # the entry names the bot that moved ("bot:V:S:strong"); older entries: the seat's kind
+        named = str(log[step - 1][2]).split(":")
+        kind = named[3] if len(named) > 3 else kinds[seat] if seat < len(kinds) else None
         before = live_log.replay(game, log[:step - 1], step - 1, 0.0).state if kind == "strong" else state
         why = explain(before, seat, str(log[step - 1][1]), kind)
     return ReplayPage(title, build_screen(state.view(None), path_species), hands, step, total, moves, why, reader)

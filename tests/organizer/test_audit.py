@@ -180,13 +180,14 @@ _KINDS = ["event.created", "event.updated", "event.players_side", "player.added"
           "player.removed", "player.edited", "round.proposed", "round.discarded", "round.swapped", "round.published",
           "round.closed", "round.reopened", "round.clock_started", "round.clock_stopped", "table.species",
           "result.entered", "result.corrected", "result.confirmed", "result.confirmed_by_player", "result.disputed",
-          "result.conflict_refused", "live.made_digital", "live.bot_seated", "live.bot_removed", "some.new_kind"]
+          "result.conflict_refused", "live.made_digital", "live.bot_seated", "live.bot_removed", "live.bot_level",
+          "some.new_kind"]
 _JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=8),
                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
                      max_leaves=8)
 _VALUES = st.none() | st.dictionaries(st.sampled_from(["name", "player", "round", "table", "tables", "seats", "players",
                                                        "names", "species", "minutes", "seat", "note", "by", "after_round",
-                                                       "fixed_table", "joined_round", "colour"]), _JSON, max_size=5)
+                                                       "fixed_table", "joined_round", "colour", "level"]), _JSON, max_size=5)
 
 
 @settings(max_examples=300, deadline=None)
