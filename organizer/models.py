@@ -393,6 +393,13 @@ class ClubPlayer(SQLModel, table=True):
     merged_into_id: int | None = Field(default=None, foreign_key="clubplayer.id")
     merged_at: datetime | None = Field(default=None)
     created_at: datetime = Field(default_factory=utcnow)
+    #: the player agreed to a public profile (set by the organizer or from their own page): only
+    #: then does its public page /profile/<public_code> answer: events, results, rating, never e-mail
+    public_profile: bool = Field(default=False)
+    #: the public profile's address: unguessable, never the numeric id; a Core insert gets one from
+    #: the column default
+    public_code: str = Field(default_factory=new_code, max_length=32,
+                             sa_column_kwargs={"unique": True, "default": new_code})
 
 
 class RegistryReview(SQLModel, table=True):
@@ -443,3 +450,21 @@ class SeasonEvent(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     season_id: int = _cascade_fk("season.id")
     event_id: int = _cascade_fk("event.id")
+
+
+class LeagueTally(SQLModel, table=True):
+    """One event player's league figures at one event (issue 16): tournament points in whole
+    units of 1/12 (the point scheme's own integers), game points and species over the event's
+    counted tables. Derived: stored when a round closes, ratings are recomputed or a season is
+    saved, with ``stamp``, the event's results fingerprint then; a league trusts the rows only
+    while the stamp still holds, and scores any other event from its results."""
+
+    __table_args__ = (UniqueConstraint("event_id", "player_id", name="uq_leaguetally_event_player"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _cascade_fk("event.id")
+    player_id: int = Field(sa_column=Column(Integer, ForeignKey("player.id", ondelete="CASCADE"), nullable=False))
+    units: int
+    game_points: int
+    species: int
+    stamp: str = Field(max_length=200)

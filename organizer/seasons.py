@@ -9,11 +9,13 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .db import get_session
+from .pages import render_page
 from .printing import PrintingError
 from .printing.league import league_pdf
 from .prints import pdf_response, requested_paper, slug
 from .services import leagues
 from .services.errors import InputError
+from .services.paging import page_number
 from .services.translate import _
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
@@ -60,18 +62,22 @@ def create() -> Any:
 
 @bp.get("/<int:season_id>")
 def show(season_id: int) -> Any:
-    found = leagues.league(get_session(), season_id)
-    if found is None:
+    listed = leagues.league_page(get_session(), season_id, page_number(request.args.get("page")),
+                                 request.args.get("q", ""))
+    if listed is None:
         abort(404)
-    return render_template("seasons/show.html", league=found)
+    # a search as it is typed, or another page (htmx), gets only the rows
+    return render_page("seasons/show.html", "league_rows.html", league=listed.league, listed=listed)
 
 
 @bp.get("/<int:season_id>/projector")
 def projector(season_id: int) -> Any:
-    found = leagues.league(get_session(), season_id)
-    if found is None:
+    listed = leagues.league_page(get_session(), season_id)
+    if listed is None:
         abort(404)
-    return render_template("seasons/projector.html", league=found)
+    # the screen shows the top of the league; the rest is on the league page and its PDF
+    return render_template("seasons/projector.html", league=listed.league, top=listed.rows,
+                           more=len(listed.league.rows) - len(listed.rows))
 
 
 @bp.get("/<int:season_id>/league.pdf")

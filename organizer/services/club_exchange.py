@@ -20,7 +20,7 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, col, select
 
 from ..models import ClubPlayer, Event, Player, RatingPoint, RegistryReview, Season, SeasonEvent
-from . import ratings, text
+from . import leagues, ratings, text
 from .errors import InputError
 from .event_import import _first_bad_text
 from .leagues import SeasonInput, season_problems
@@ -315,4 +315,5 @@ def _import(session: Session, data: dict[str, Any], place: _Place) -> ClubImport
     ratings.store(session, points)
     unlinked = len(session.exec(select(Player.id).where(col(Player.club_player_id).is_(None))).all())
     session.commit()
+    leagues.store_tallies(session)
     return ClubImported(len(entries), len(links), len(seasons), len(points), unlinked)

@@ -16,23 +16,39 @@ and head-to-head belong to its own tables and are left out of the league.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date as Date
 from fractions import Fraction
-from typing import Any
+from operator import attrgetter
+from typing import Any, NamedTuple
 
-from sqlalchemy import Text, cast
+from sqlalchemy import Text, cast, delete, insert
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, func, select
 
-from ..models import PLAYED_STATUSES, ClubPlayer, Event, GameTable, Player, Result, ResultStatus, Round, Season, SeasonEvent
+from ..models import (
+    PLAYED_STATUSES,
+    ClubPlayer,
+    Event,
+    GameTable,
+    LeagueTally,
+    Player,
+    Result,
+    ResultStatus,
+    Round,
+    Season,
+    SeasonEvent,
+)
 from ..printing.data import Paper
 from ..printing.league import LeagueData, LeagueLine
 from . import standings, text
 from .errors import InputError
 from .event_standings import seat_player_id
+from .paging import PER_PAGE, Page, page_of
 from .rules import species_tiebreak
 from .standings_schemes import UNIT
 from .translate import N_, _, ngettext
@@ -93,19 +109,45 @@ def save_season(session: Session, data: SeasonInput, season: Season | None = Non
         session.flush()
         session.add_all(SeasonEvent(season_id=season.id or 0, event_id=e) for e in sorted(set(event_ids)))
     session.commit()
+    # the season's league is read next: its events' figures are stored now (a POST), not
+    # scored again at every view
+    store_tallies(session, [e.event_id for e in session.exec(select(SeasonEvent).where(SeasonEvent.season_id == season.id))])
     session.refresh(season)
     return season
 
 
-def season_events(session: Session, season_id: int) -> list[Event]:
-    return list(session.exec(select(Event).join(SeasonEvent, col(SeasonEvent.event_id) == Event.id)
-                             .where(SeasonEvent.season_id == season_id)
-                             .order_by(col(Event.date), col(Event.id))).all())
-
-
 @dataclass(frozen=True)
-class EventScore:
-    """One player's figures at one event."""
+class EventFacts:
+    """What a league needs of an event, read as columns (300 events as model objects cost more
+    than their league)."""
+
+    id: int
+    name: str
+    date: Date
+    version: int
+    point_scheme: str
+    edition: str
+
+
+_FACTS = (col(Event.id), col(Event.name), col(Event.date), col(Event.version), col(Event.point_scheme),
+          col(Event.edition))
+
+
+def season_events(session: Session, season_id: int) -> list[EventFacts]:
+    """The season's events in date order (then id)."""
+    rows = session.connection().execute(
+        select_columns(*_FACTS).join(SeasonEvent, col(SeasonEvent.event_id) == Event.id)
+        .where(col(SeasonEvent.season_id) == season_id).order_by(col(Event.date), col(Event.id))).all()
+    return [_facts(*row) for row in rows]
+
+
+def _facts(event_id: int | None, name: str, day: Date, version: int, point_scheme: str, edition: str) -> EventFacts:
+    assert event_id is not None  # a stored event has its id
+    return EventFacts(event_id, name, day, version, point_scheme, edition)
+
+
+class EventScore(NamedTuple):
+    """One player's figures at one event (a tuple: a league makes tens of thousands)."""
 
     event_id: int
     points: Fraction
@@ -118,7 +160,7 @@ def pick(scores: Sequence[EventScore], rule: str, best_of: int) -> list[EventSco
     among equals, so the choice is stable)."""
     if rule != "best":
         return list(scores)
-    return sorted(scores, key=lambda s: -s.points)[:best_of]
+    return sorted(scores, key=attrgetter("points"), reverse=True)[:best_of]
 
 
 @dataclass(frozen=True)
@@ -131,20 +173,42 @@ class LeagueRow:
     counted: int
     game_points: int
     species: int
-    per_event: dict[int, float] = field(default_factory=dict)
+    scores: tuple[EventScore, ...] = ()
+
+    @property
+    def per_event(self) -> dict[int, float]:
+        """Points at each event attended."""
+        return {s.event_id: float(s.points) for s in self.scores}
+
+
+def _total(used: Sequence[EventScore]) -> Fraction:
+    """The exact sum of the events' points, made as one Fraction: the points share a few small
+    denominators (whole twelfths), and adding 12,000 Fractions one by one cost more than all the
+    rest of a league."""
+    if not used:
+        return Fraction(0)
+    common = math.lcm(*{s.points.denominator for s in used})
+    return Fraction(sum(s.points.numerator * (common // s.points.denominator) for s in used), common)
 
 
 def rank_league(scores: dict[int, list[EventScore]], names: dict[int, str], rule: str, best_of: int = 0,
                 min_events: int = 0) -> list[LeagueRow]:
     """The league table from each player's event scores (pure: the hand-worked tests call it)."""
-    figures: dict[int, tuple[Fraction, int, int]] = {}
+    values: dict[int, Fraction] = {}
+    figures: dict[int, tuple[int, int, int]] = {}  # (the rule's figure over ``common``, game points, species)
     counted: dict[int, list[EventScore]] = {}
     for cp, events in scores.items():
         used = pick(events, rule, best_of)
         counted[cp] = used
-        total = sum((s.points for s in used), Fraction(0))
-        value = total / len(used) if rule == "average" and used else total
-        figures[cp] = (value, sum(s.game_points for s in used), sum(s.species for s in used))
+        total = _total(used)
+        values[cp] = total / len(used) if rule == "average" and used else total
+    # the figures as whole numbers over one common denominator: exact, and sorted and compared as
+    # integers
+    common = math.lcm(*{v.denominator for v in values.values()}) if values else 1
+    for cp, value in values.items():
+        used = counted[cp]
+        figures[cp] = (value.numerator * (common // value.denominator), sum(s.game_points for s in used),
+                       sum(s.species for s in used))
     ranked = [cp for cp in scores if rule != "average" or len(scores[cp]) >= min_events]
     ranked_set = set(ranked)
     unranked = [cp for cp in scores if cp not in ranked_set]
@@ -154,29 +218,49 @@ def rank_league(scores: dict[int, list[EventScore]], names: dict[int, str], rule
     for position, cp in enumerate(ranked):
         previous = ranked[position - 1] if position else None
         rank = rows[-1].rank if previous is not None and figures[previous] == figures[cp] else position + 1
-        rows.append(_row(rank, cp, names, figures, scores, counted))
-    rows.extend(_row(None, cp, names, figures, scores, counted) for cp in unranked)
+        rows.append(_row(rank, cp, names, values[cp], figures[cp], scores, counted))
+    rows.extend(_row(None, cp, names, values[cp], figures[cp], scores, counted) for cp in unranked)
     return rows
 
 
-def _row(rank: int | None, cp: int, names: dict[int, str], figures: dict[int, tuple[Fraction, int, int]],
+def _row(rank: int | None, cp: int, names: dict[int, str], value: Fraction, figures: tuple[int, int, int],
          scores: dict[int, list[EventScore]], counted: dict[int, list[EventScore]]) -> LeagueRow:
-    value, game_points, species = figures[cp]
+    _value, game_points, species = figures
     return LeagueRow(rank, cp, names.get(cp, "?"), float(value), len(scores[cp]), len(counted[cp]), game_points,
-                     species, {s.event_id: float(s.points) for s in scores[cp]})
+                     species, tuple(scores[cp]))
 
 
-#: (event id, fingerprint of its results and settings) -> event player id -> (points, game points,
-#: species): an event's figures are read and scored once, not at every view of the league
-_TALLIES: dict[tuple[int, tuple[Any, ...]], dict[int, tuple[Fraction, int, int]]] = {}
+#: (database, event id, stamp) -> event player id -> (units, game points, species): an event
+#: whose stored tally is stale (results changed after it was stored) is scored from its results
+#: once per process and state of its results, not at every view of the league
+_TALLIES: dict[tuple[str, int, str], dict[int, tuple[int, int, int]]] = {}
 _MAX_CACHED = 5000
 
+#: whole units of 1/UNIT as Fractions, made once each (a league reads tens of thousands)
+_FRACTIONS: dict[int, Fraction] = {}
 
-def _fingerprints(session: Session, events: dict[int, Event]) -> dict[int, tuple[Any, ...]]:
-    """Per event, what changes whenever its league figures can: results entered, corrected,
-    confirmed or disputed (each bumps a version or a count), rounds played, the point scheme."""
+
+def _points(units: int) -> Fraction:
+    found = _FRACTIONS.get(units)
+    if found is None:
+        found = _FRACTIONS[units] = Fraction(units, UNIT)
+    return found
+
+
+def _event_facts(session: Session, event_ids: Sequence[int]) -> dict[int, EventFacts]:
+    """The events, in date order (then id)."""
+    rows = session.connection().execute(
+        select_columns(*_FACTS).where(col(Event.id).in_(list(event_ids))).order_by(col(Event.date), col(Event.id))).all()
+    facts = [_facts(*row) for row in rows]
+    return {e.id: e for e in facts}
+
+
+def _fingerprints(session: Session, events: dict[int, EventFacts]) -> dict[int, str]:
+    """Per event, a digest of what changes whenever its league figures can: results entered,
+    corrected, confirmed or disputed (each bumps a version or a count, or the newest change),
+    rounds played, the point scheme and edition, the settings' version."""
     # sqlalchemy's select: sqlmodel's types stop at four columns
-    rows = session.execute(
+    rows = session.connection().execute(
         select_columns(col(Round.event_id), func.count(), func.sum(col(Result.version)), func.max(col(Result.updated_at)),
                        func.count().filter(col(Result.status) == ResultStatus.DISPUTED))
         .join(GameTable, col(GameTable.id) == Result.table_id)
@@ -184,13 +268,13 @@ def _fingerprints(session: Session, events: dict[int, Event]) -> dict[int, tuple
         .where(col(Round.event_id).in_(list(events)), col(Round.status).in_(PLAYED_STATUSES))
         .group_by(col(Round.event_id))).all()
     found = {event_id: tuple(rest) for event_id, *rest in rows}
-    return {e: (event.version, event.point_scheme, event.edition, found.get(e)) for e, event in events.items()}
+    return {e: hashlib.sha256(repr((event.version, event.point_scheme, event.edition, found.get(e))).encode())
+            .hexdigest() for e, event in events.items()}
 
 
-def _tallies(session: Session, events: dict[int, Event], event_ids: list[int]) -> dict[int, dict[int, tuple[Fraction, int, int]]]:
-    """Each event's figures per event player, read in one statement. Tournament points add up as
-    whole units of 1/UNIT (the schemes' own integers, as the event standings do) and become a
-    Fraction once per player: a season of 12,000 tables made 60,000 Fraction additions before."""
+def _tallies(session: Session, events: dict[int, EventFacts], event_ids: list[int]) -> dict[int, dict[int, tuple[int, int, int]]]:
+    """Each event's figures per event player (tournament points in whole units of 1/UNIT, the
+    schemes' own integers, as the event standings add them), read in one statement."""
     if not event_ids:
         return {}
     # the seats come as their JSON text and are decoded in one json.loads for all tables: one call
@@ -204,7 +288,7 @@ def _tallies(session: Session, events: dict[int, Event], event_ids: list[int]) -
                col(Result.status) != ResultStatus.DISPUTED)).all()
     all_seats: list[list[dict[str, Any]]] = json.loads("[" + ",".join(row[0] or "[]" for row in rows) + "]")
     units: dict[int, dict[int, list[int]]] = {e: {} for e in event_ids}
-    # per event, read once: its scheme and edition (model attributes cost a lookup each)
+    # per event, read once: its scheme and edition
     schemes = {e: (standings.SCHEMES[events[e].point_scheme].table_units, events[e].edition) for e in event_ids}
     tiebreaks: dict[tuple[str, str], bool] = {}
     for seats, (_text, table_id, round_number, round_format, event_id) in zip(all_seats, rows, strict=True):
@@ -227,38 +311,98 @@ def _tallies(session: Session, events: dict[int, Event], event_ids: list[int]) -
                 figures[0] += points[seat.player_id]
                 figures[1] += seat.points
                 figures[2] += seat.species_count
-    return {e: {player: (Fraction(u, UNIT), game, species) for player, (u, game, species) in tally.items()}
+    return {e: {player: (u, game, species) for player, (u, game, species) in tally.items()}
             for e, tally in units.items()}
+
+
+def store_tallies(session: Session, event_ids: Sequence[int] | None = None) -> int:
+    """Store the league figures of ``event_ids`` (None: every event whose stored figures are
+    stale or missing), stamped with their results' state, and commit; a league then reads them
+    instead of scoring every table. Called by the POSTs after which an event's results are
+    settled (a round closed, an import, ratings recomputed, a season saved). Returns how many
+    events were stored."""
+    if event_ids is None:
+        event_ids = [e for e in session.exec(select(Event.id)).all() if e is not None]
+    events = _event_facts(session, event_ids)
+    # the stamp is read before the results: a result changed in between leaves a stamp that no
+    # longer holds, so the league scores that event itself rather than trust these rows
+    stamps = _fingerprints(session, events)
+    fresh = _fresh(session, stamps)
+    wanted = [e for e in events if e not in fresh]
+    if not wanted:
+        return 0
+    known = set(session.exec(select(Player.id).where(col(Player.event_id).in_(wanted))).all())
+    tallies = _tallies(session, events, wanted)
+    session.execute(delete(LeagueTally).where(col(LeagueTally.event_id).in_(wanted)))
+    rows = [{"event_id": e, "player_id": player, "units": u, "game_points": game, "species": species, "stamp": stamps[e]}
+            for e in wanted for player, (u, game, species) in tallies[e].items() if player in known]
+    if rows:
+        session.execute(insert(LeagueTally), params=rows)
+    session.commit()
+    return len(wanted)
+
+
+def _fresh(session: Session, stamps: dict[int, str]) -> set[int]:
+    """The events whose stored figures still hold."""
+    if not stamps:
+        return set()
+    rows = session.connection().execute(select_columns(col(LeagueTally.event_id), col(LeagueTally.stamp)).distinct()
+                           .where(col(LeagueTally.event_id).in_(list(stamps)))).all()
+    stale = {e for e, stamp in rows if stamp != stamps[e]}
+    return {e for e, _stamp in rows if e not in stale}
 
 
 def event_scores(session: Session, event_ids: Sequence[int]) -> dict[int, list[EventScore]]:
     """Club player id -> their figures at each of the events (in event date order); each event's
-    tournament points by its own scheme, computed once per state of its results."""
+    tournament points by its own scheme: the stored figures while they hold, else scored from
+    the results (once per process and state of the results)."""
     if not event_ids:
         return {}
-    events = {e.id: e for e in session.exec(select(Event).where(col(Event.id).in_(event_ids))
-                                            .order_by(col(Event.date), col(Event.id))).all() if e.id is not None}
-    prints = _fingerprints(session, events)
-    missing = [e for e in events if (e, prints[e]) not in _TALLIES]
-    if len(_TALLIES) + len(missing) > _MAX_CACHED:
-        _TALLIES.clear()
-    for e, tally in _tallies(session, events, missing).items():
-        _TALLIES[(e, prints[e])] = tally
-    links = dict(session.exec(select(Player.id, Player.club_player_id).where(
-        col(Player.event_id).in_(event_ids), col(Player.club_player_id).is_not(None))).all())
+    return _scores(session, _event_facts(session, event_ids))
+
+
+def _scores(session: Session, events: dict[int, EventFacts]) -> dict[int, list[EventScore]]:
+    """:func:`event_scores` of ``events`` (in date order)."""
+    if not events:
+        return {}
+    stamps = _fingerprints(session, events)
+    fresh = _fresh(session, stamps)
+    per_event: dict[int, list[tuple[int, int, int, int]]] = {e: [] for e in events}
+    if fresh:
+        # one statement: the stored rows with the registry links as they are now (a review
+        # settled or a merge moves a link without touching a result)
+        for event_id, cp, units, game_points, species in session.connection().execute(
+                select_columns(col(LeagueTally.event_id), col(Player.club_player_id), col(LeagueTally.units),
+                               col(LeagueTally.game_points), col(LeagueTally.species))
+                .join(Player, col(Player.id) == LeagueTally.player_id)
+                .where(col(LeagueTally.event_id).in_(list(fresh)), col(Player.club_player_id).is_not(None))):
+            per_event[event_id].append((cp or 0, units, game_points, species))  # not None: the query's
+    stale = [e for e in events if e not in fresh]
+    if stale:
+        database = str(session.get_bind().engine.url)
+        missing = [e for e in stale if (database, e, stamps[e]) not in _TALLIES]
+        if len(_TALLIES) + len(missing) > _MAX_CACHED:
+            _TALLIES.clear()
+        for e, tally in _tallies(session, events, missing).items():
+            _TALLIES[(database, e, stamps[e])] = tally
+        links = dict(session.exec(select(Player.id, Player.club_player_id).where(
+            col(Player.event_id).in_(stale), col(Player.club_player_id).is_not(None))).all())
+        for e in stale:
+            for player_id, (units, game_points, species) in _TALLIES[(database, e, stamps[e])].items():
+                cp = links.get(player_id)
+                if cp is not None:
+                    per_event[e].append((cp, units, game_points, species))
     scores: dict[int, list[EventScore]] = {}
-    for event_id in events:
-        for player_id, (points, game_points, species) in _TALLIES[(event_id, prints[event_id])].items():
-            cp = links.get(player_id)
-            if cp is not None:
-                scores.setdefault(cp, []).append(EventScore(event_id, points, game_points, species))
+    for event_id, found in per_event.items():  # in date order
+        for cp, units, game_points, species in found:
+            scores.setdefault(cp, []).append(EventScore(event_id, _points(units), game_points, species))
     return scores
 
 
 @dataclass(frozen=True)
 class League:
     season: Season
-    events: list[Event]
+    events: list[EventFacts]
     rows: list[LeagueRow]
 
     @property
@@ -277,10 +421,35 @@ def league(session: Session, season_id: int) -> League | None:
     if season is None:
         return None
     events = season_events(session, season_id)
-    scores = event_scores(session, [e.id for e in events if e.id is not None])
+    scores = _scores(session, {e.id: e for e in events})
     names = {entry_id: name for entry_id, name in session.exec(
         select(ClubPlayer.id, ClubPlayer.name).where(col(ClubPlayer.id).in_(list(scores)))).all() if entry_id is not None}
     return League(season, events, rank_league(scores, names, season.rule, season.best_of, season.min_events))
+
+
+@dataclass(frozen=True)
+class LeaguePage:
+    """The league page: the whole league ranked, the rows of one page shown (those whose name
+    holds ``search``, when given)."""
+
+    league: League
+    rows: list[LeagueRow]
+    page: Page
+    search: str
+
+
+def league_page(session: Session, season_id: int, number: int | None = None, search: str = "",
+                per_page: int = PER_PAGE) -> LeaguePage | None:
+    """A page of the league: every player is ranked (ranks need the whole season), only the
+    page's rows are rendered."""
+    found = league(session, season_id)
+    if found is None:
+        return None
+    search = text.clean_name(search)[:80]
+    key = text.name_key(search)
+    rows = [r for r in found.rows if key in text.name_key(r.name)] if key else found.rows
+    page = page_of(len(rows), number, per_page)
+    return LeaguePage(found, rows[page.offset:page.offset + page.per_page], page, search)
 
 
 def league_print(session: Session, season_id: int, paper: Paper = "a4") -> LeagueData | None:

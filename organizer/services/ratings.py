@@ -134,11 +134,15 @@ class Recomputed:
 
 
 def recompute(session: Session) -> Recomputed:
-    """Replace every stored rating point by a replay of all confirmed results."""
+    """Replace every stored rating point by a replay of all confirmed results; the leagues'
+    stored figures of events whose results changed since are stored again with them."""
+    from . import leagues
+
     tables = rated_tables(session)
     points = compute(tables)
     store(session, points)
     session.commit()
+    leagues.store_tallies(session)
     return Recomputed(len(tables), len({p.club_player_id for p in points}), len(points))
 
 

@@ -6,8 +6,10 @@ from datetime import date
 from fractions import Fraction
 
 import pytest
-from sqlmodel import Session
+from sqlalchemy import delete
+from sqlmodel import Session, select
 
+from organizer.models import GameTable, LeagueTally, Player, Result, ResultStatus, Round, utcnow
 from organizer.services import leagues
 from organizer.services.errors import InputError
 from organizer.services.leagues import EventScore
@@ -67,3 +69,68 @@ def test_season_league_from_stored_events(session: Session) -> None:
     assert result.rows[0].per_event == {result.events[0].id: 0.5, result.events[1].id: 1.0}
     with pytest.raises(InputError):
         leagues.save_season(session, leagues.SeasonInput("x", date(2026, 2, 1), date(2026, 1, 1)))
+
+
+def _league_table(session: Session, season_id: int) -> list[tuple[int | None, str, float, int]]:
+    found = leagues.league(session, season_id)
+    assert found is not None
+    return [(r.rank, r.name, r.points, r.game_points) for r in found.rows]
+
+
+def test_stored_figures_give_the_same_league_and_a_correction_is_seen_before_they_are_stored_again(
+        session: Session) -> None:
+    jan = play_event(session, "Jan", date(2026, 1, 10), [[[("Ann", 50, 5), ("Bo", 40, 4), ("Cy", 30, 3)]],
+                                                         [[("Ann", 10, 5), ("Cy", 40, 4)], [("Bo", 40, 4), ("Di", 40, 3)]]])
+    play_event(session, "Feb", date(2026, 2, 10), [[[("Ann", 20, 5), ("Bo", 40, 4)]]])
+    season_id = leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31))).id or 0
+    # saving the season stored both events' figures
+    assert {t.event_id for t in session.exec(select(LeagueTally)).all()} == {jan.id, jan.id + 1}
+    stored = _league_table(session, season_id)
+    session.execute(delete(LeagueTally))
+    session.commit()
+    leagues._TALLIES.clear()
+    # Jan: Ann 1 + 0, Bo 1/2 + 1 (ahead on species), Cy 0 + 1, Di 0; Feb: Bo 1, Ann 0
+    assert stored == _league_table(session, season_id) == [
+        (1, "Bo", 2.5, 120), (2, "Ann", 1, 80), (3, "Cy", 1, 70), (4, "Di", 0, 40)]
+    assert leagues.store_tallies(session) == 2
+    assert leagues.store_tallies(session) == 0  # nothing changed since
+
+    # Ann's Jan round 2 corrected (as the results service does: a new version): the stored
+    # figures no longer hold, and the league says so at once
+    result = session.exec(select(Result).join(GameTable).join(Round)
+                          .where(Round.event_id == jan.id, Round.number == 2, GameTable.number == 1)).one()
+    ann = session.exec(select(Player).where(Player.event_id == jan.id, Player.name == "Ann")).one()
+    result.seats = [{**s, "points": 90} if s["player_id"] == ann.id else s for s in result.seats]
+    result.version += 1
+    result.updated_at = utcnow()
+    session.add(result)
+    session.commit()
+    # Ann now 1 + 1 + 0 (game points 50 + 90 + 20), Cy 0 + 0
+    corrected = [(1, "Bo", 2.5, 120), (2, "Ann", 2, 160), (3, "Cy", 0, 70), (4, "Di", 0, 40)]
+    assert _league_table(session, season_id) == corrected
+    assert leagues.store_tallies(session) == 1
+    assert _league_table(session, season_id) == corrected
+    # a dispute leaves the table out, stored figures or not: Ann 1 (70), Cy 0 (30), Di 0 (40)
+    result.status = ResultStatus.DISPUTED
+    session.add(result)
+    session.commit()
+    assert _league_table(session, season_id) == [(1, "Bo", 2.5, 120), (2, "Ann", 1, 70), (3, "Di", 0, 40),
+                                                  (4, "Cy", 0, 30)]
+
+
+def test_league_page_shows_one_page_and_finds_by_name(session: Session) -> None:
+    tables = [[(f"Player {i:02d}", 60 - i, 4), (f"Player {i + 1:02d}", 59 - i, 4)] for i in range(0, 60, 2)]
+    play_event(session, "Big", date(2026, 3, 1), [tables])
+    season_id = leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31))).id or 0
+    first = leagues.league_page(session, season_id)
+    assert first is not None and len(first.league.rows) == 60
+    assert (first.page.total, first.page.pages, len(first.rows)) == (60, 2, 50)
+    second = leagues.league_page(session, season_id, 2)
+    assert second is not None and [r.name for r in second.rows] == [r.name for r in first.league.rows[50:]]
+    found = leagues.league_page(session, season_id, search="  player 1")
+    assert found is not None and found.page.total == 10
+    # a found player keeps their place in the whole league
+    ranks = {r.name: r.rank for r in first.league.rows}
+    assert [r.name for r in found.rows] == [r.name for r in first.league.rows if r.name.startswith("Player 1")]
+    assert all(r.rank == ranks[r.name] for r in found.rows)
+    assert leagues.league_page(session, 999) is None
