@@ -228,7 +228,7 @@ def _score(
     start = 0
     for name, claim, end in zip(names, claims, ends, strict=True):
         rights = list(map(eq, claim, best))
-        entries = list(map(getitem, unscored, rights))
+        entries: list[str] = list(map(getitem, unscored, rights))
         # how many cards of each species the arboretum holds, a byte each
         counts = sum(map(ones, kinds[start:end])).to_bytes(count, "little")
         total = 0
