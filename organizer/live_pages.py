@@ -61,7 +61,7 @@ def render_seat(replayed: Replayed, seat: int, urls: SeatUrls, title: str, statu
     if view.turns is not None:  # a draft's log is its last reveal (build_screen)
         screen.moves = recent_moves(state.last_moves(RECENT_MOVES), view)
     return render_page("live/seat.html", "live_seat.html", status, screen=screen, urls=urls, title=title,
-                       has_help=has_help(),
+                       has_help=has_help(), q_places=state.game.q_places,
                        nonce=secrets.token_urlsafe(12), version=replayed.version, selected=selected_card(screen),
                        message=message, message_kind=message_kind, owed=owed and urls.tick is not None, **extra)
 

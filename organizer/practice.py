@@ -21,11 +21,12 @@ bp = Blueprint("practice", __name__, url_prefix="/practice")
 
 def _form_defaults() -> dict[str, str]:
     return {"mode": "solo", "players": "2", "edition": "2018", "name": "", "bot_1": "heuristic", "bot_2": "heuristic",
-            "bot_3": "heuristic"}
+            "bot_3": "heuristic", "q_places": "rule"}
 
 
 def _choices() -> dict[str, Any]:
-    return {"modes": service.mode_choices(), "bots": service.bot_choices(), "editions": service.edition_choices()}
+    return {"modes": service.mode_choices(), "bots": service.bot_choices(), "editions": service.edition_choices(),
+            "q_places": service.q_places_choices()}
 
 
 @bp.get("")

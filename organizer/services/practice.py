@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 
 from engine import Edition, Game, GameSetupError
 from engine.bots import BOTS
+from engine.game import Q_BY_PLAYER, Q_BY_RULE
 
 from ..models import PracticeGame, utcnow
 from . import live_log, rate_windows
@@ -56,6 +57,12 @@ BOT_NAMES = {"easy": N_("Easy bot %(number)d"), "heuristic": N_("Normal bot %(nu
              "random": N_("Random bot %(number)d")}
 #: a bot level's short name, for the form's error message
 BOT_LEVELS = {"easy": N_("easy"), "heuristic": N_("normal"), "strong": N_("strong"), "random": N_("random")}
+#: solo: who places the cards given to Q (RULES.md §4): Q by its rule, or the gentler variant
+Q_PLACES = {Q_BY_RULE: N_("Q places its own cards (standard)"), Q_BY_PLAYER: N_("You place Q's cards (gentler)")}
+#: what each way asks of the player, beside its choice on the form
+Q_PLACES_HELP = {Q_BY_RULE: N_("Q plants each card you give it where its paths gain the most: you choose only the card."),
+                 Q_BY_PLAYER: N_("You choose the card and the cell of Q's arboretum it goes to: easier to keep Q "
+                                 "from scoring.")}
 #: the editions, as the form offers them
 EDITIONS = {"2018": N_("2018 edition (Renegade Game Studios)"), "2010": N_("2010 edition (the first)")}
 
@@ -75,6 +82,11 @@ def bot_choices() -> dict[str, str]:
     return {kind: _(label) for kind, label in BOT_LABELS.items()}
 
 
+def q_places_choices() -> list[tuple[str, str, str]]:
+    """The solo form's choices of who places Q's cards: (value, name, what it asks), translated."""
+    return [(key, _(label), _(Q_PLACES_HELP[key])) for key, label in Q_PLACES.items()]
+
+
 def edition_choices() -> dict[str, str]:
     return {edition: _(label) for edition, label in EDITIONS.items()}
 
@@ -86,6 +98,8 @@ class PracticeSetup:
     edition: str
     bots: tuple[str, ...]
     name: str
+    #: solo: who places the cards given to Q ("rule" or "player"); None in the other modes
+    q_places: str | None = None
 
 
 def parse_setup(form: Mapping[str, str]) -> PracticeSetup:
@@ -114,12 +128,17 @@ def parse_setup(form: Mapping[str, str]) -> PracticeSetup:
                                       levels=", ".join(_(level) for level in BOT_LEVELS.values()))
         kind = "heuristic" if kind == "normal" else kind
         bots.append(kind)
+    q_places = None
+    if mode == "solo":
+        q_places = form.get("q_places", "") or Q_BY_RULE
+        if q_places not in Q_PLACES:
+            errors["q_places"] = _("Choose who places Q's cards: Q itself, or you.")
     name = " ".join(form.get("name", "").split()) or _("Player")
     if len(name) > 40:
         errors["name"] = _("Keep the name to 40 characters.")
     if errors:
         raise InputError(errors)
-    return PracticeSetup(mode, players, edition, tuple(bots), name)
+    return PracticeSetup(mode, players, edition, tuple(bots), name, q_places)
 
 
 def _new_game(setup: PracticeSetup, seed: int | None) -> tuple[Game, list[str]]:
@@ -133,7 +152,8 @@ def _new_game(setup: PracticeSetup, seed: int | None) -> tuple[Game, list[str]]:
                                else f"{kind.capitalize()} {i + 1}" for i, kind in enumerate(setup.bots)))
         kinds = [HUMAN, *setup.bots]
     try:
-        game = Game(mode=setup.mode, players=setup.players, seed=seed, edition=Edition.parse(setup.edition), names=names)
+        game = Game(mode=setup.mode, players=setup.players, seed=seed, edition=Edition.parse(setup.edition), names=names,
+                    q_places=setup.q_places)
     except GameSetupError as bad:
         raise InputError({"": _("The game could not be dealt: %(detail)s", detail=str(bad))}) from None
     return game, kinds
