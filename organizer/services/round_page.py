@@ -15,7 +15,15 @@ from sqlmodel import Session, col, func, select
 from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat
 from . import seat_order, seating
 from .paging import Page, page_of
-from .rounds import TableSeating, clock_deadline, history_of, played_tables, seatings_of, seats_from, tables_of
+from .rounds import (
+    TableSeating,
+    clock_deadline,
+    played_and_history,
+    played_tables,
+    seatings_of,
+    seats_from,
+    tables_of,
+)
 from .text import clean_name, name_key
 
 
@@ -132,9 +140,13 @@ def review_round(session: Session, event: Event, rnd: Round, page_number: int | 
     page = page_of(len(statuses), page_number, TABLES_PER_PAGE)
     tables = tables_of(session, rnd.id, numbers=[t.number for t in statuses[page.offset:page.offset + page.per_page]])
     on_page = {s.player.id for t in tables for s in t.seats if s.player and s.player.id is not None}
-    # a proposal's repeats need every earlier table; a round made final, only its page's players' ones
-    played = played_tables(session, event.id, rnd.number,
-                            None if rnd.status == RoundStatus.PROPOSED else on_page)
+    # a proposal's repeats need every earlier table (and their history, both kept per process);
+    # a round made final, only its page's players' ones
+    history: seating.SeatingHistory | None = None
+    if rnd.status == RoundStatus.PROPOSED:
+        played, history = played_and_history(session, event.id, rnd.number)
+    else:
+        played = played_tables(session, event.id, rnd.number, on_page)
     seats_before = seats_from(played, on_page)
     # A player who dropped during this round (or after its proposal) still sits in it: marked.
     dropped_rows = session.exec(
@@ -150,7 +162,7 @@ def review_round(session: Session, event: Event, rnd: Round, page_number: int | 
     unseated: list[str] = []
     if rnd.status == RoundStatus.PROPOSED:
         seatings = seatings_of(session, rnd.id)
-        history = history_of(played)
+        assert history is not None
         pairs = seating.repeated_pairs([[p for p in t if p is not None] for t in seatings], history)
         again = set() if rnd.format == RoundFormat.DRAFT else set(seat_order.repeated_seats(seatings, history))
         in_seat_again = [(p, index, len(t)) for t in seatings for index, p in enumerate(t) if p is not None and p in again]

@@ -185,7 +185,9 @@ def _played_key(session: Session, event_id: int, before: int | None) -> tuple[An
     return (str(session.get_bind().engine.url), event_id, before, tuple(tuple(row) for row in rows))
 
 
-def _played_and_history(session: Session, event_id: int, before: int | None) -> tuple[list[PlayedTable], seating.SeatingHistory]:
+def played_and_history(session: Session, event_id: int, before: int | None) -> tuple[list[PlayedTable], seating.SeatingHistory]:
+    """Every table of the rounds made final before round ``before`` and the history from them,
+    kept per process (``_PLAYED``): shared, so read them, do not change them."""
     key = _played_key(session, event_id, before)
     cached = _PLAYED.get(key)
     if cached is None:
@@ -204,7 +206,7 @@ def played_tables(session: Session, event_id: int, before: int | None,
     columns (three per seat), not as rows of tables, seats, players and results; all of them
     are kept per process (``_PLAYED``). The list is shared: read it, do not change it."""
     if players is None:
-        return _played_and_history(session, event_id, before)[0]
+        return played_and_history(session, event_id, before)[0]
     return _read_played(session, event_id, before, players)
 
 
@@ -237,7 +239,7 @@ def history_of(played: Sequence[PlayedTable]) -> seating.SeatingHistory:
 def history_before(session: Session, event_id: int, round_number: int) -> seating.SeatingHistory:
     """Who met whom and who sat where in the rounds before ``round_number`` (kept per process,
     ``_PLAYED``: shared, so read it, do not change it)."""
-    return _played_and_history(session, event_id, round_number)[1]
+    return played_and_history(session, event_id, round_number)[1]
 
 
 def seats_from(played: Sequence[PlayedTable], only: Collection[int] | None = None) -> dict[int, list[str]]:
