@@ -20,6 +20,7 @@ from . import (
     auth,
     cli,
     club,
+    club_public,
     db,
     errors,
     events,
@@ -66,6 +67,7 @@ BLUEPRINTS = (
     offline.bp,  # the service worker and the web app manifest, served from the root
     club.bp,  # the club's players across events, their ratings and profiles
     seasons.bp,  # seasons and their league tables
+    club_public.bp,  # a club player's public profile /profile/<code>, and their say in it
     i18n.bp,  # the language menu
 )
 

@@ -72,6 +72,19 @@ def profile(club_player_id: int) -> Any:
     return render_template("club/profile.html", profile=found, chart=Markup(found.chart))
 
 
+@bp.post("/players/<int:club_player_id>/public")
+def public_profile(club_player_id: int) -> Any:
+    """The player told the organizer whether their profile may be public."""
+    public = request.form.get("public_profile") == "1"
+    try:
+        entry = registry.set_public_profile(get_session(), club_player_id, public)
+    except InputError:
+        abort(404)
+    flash(_("%(name)s's profile is public now.", name=entry.name) if public
+          else _("%(name)s's profile is private now.", name=entry.name), "ok")
+    return redirect(url_for("club.profile", club_player_id=entry.id))
+
+
 @bp.get("/ratings")
 def ratings_page() -> Any:
     return render_template("club/ratings.html", rows=ratings.current_ratings(get_session()))

@@ -103,6 +103,9 @@ RULES: dict[str, Need] = {
     "club.export_json": Need.ORGANIZER, "club.import_json": Need.ORGANIZER,
     "seasons.index": Need.ORGANIZER, "seasons.create": Need.ORGANIZER, "seasons.show": Need.ORGANIZER,
     "seasons.projector": Need.ORGANIZER, "seasons.league_download": Need.ORGANIZER,
+    "club.public_profile": Need.ORGANIZER,
+    # the unguessable code or the player's own link is the credential; a private profile is a 404
+    "club_public.profile": Need.PUBLIC, "club_public.player_consent": Need.PUBLIC,
 }
 
 _RUNS_EVENTS = (Role.OWNER, Role.ORGANIZER)

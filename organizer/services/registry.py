@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date as Date
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -269,3 +270,89 @@ def profile(session: Session, club_player_id: int) -> Profile | None:
                            scores[event.id].game_points if event.id in scores else 0) for player, event in rows]
     history = ratings.history(session, entry.id or 0)
     return Profile(entry, events, history, ratings.chart_svg(history))
+
+
+def _survivor(session: Session, entry: ClubPlayer) -> ClubPlayer:
+    """The entry a merged one now is (itself when not merged)."""
+    seen = {entry.id}
+    while entry.merged_into_id is not None and entry.merged_into_id not in seen:
+        survivor = session.get(ClubPlayer, entry.merged_into_id)
+        if survivor is None:
+            break
+        seen.add(survivor.id)
+        entry = survivor
+    return entry
+
+
+def set_public_profile(session: Session, club_player_id: int, public: bool) -> ClubPlayer:
+    """The organizer records the player's choice: their profile public or not (a merged entry's
+    choice is its survivor's)."""
+    entry = session.get(ClubPlayer, club_player_id)
+    if entry is None:
+        raise InputError({"public_profile": _("That registry entry does not exist.")})
+    entry = _survivor(session, entry)
+    entry.public_profile = public
+    session.add(entry)
+    session.commit()
+    return entry
+
+
+def own_entry(session: Session, player: Player) -> ClubPlayer | None:
+    """The registry entry of an event's player (None while unmatched or waiting for review)."""
+    if player.club_player_id is None:
+        return None
+    entry = session.get(ClubPlayer, player.club_player_id)
+    return _survivor(session, entry) if entry is not None else None
+
+
+def set_own_public_profile(session: Session, player: Player, public: bool) -> ClubPlayer:
+    """The player's own choice, from their page (their link is the credential)."""
+    entry = own_entry(session, player)
+    if entry is None:
+        raise InputError({"public_profile": _("Your club profile is not set up yet; ask the organizer.")})
+    entry.public_profile = public
+    session.add(entry)
+    session.commit()
+    return entry
+
+
+@dataclass(frozen=True)
+class PublicEvent:
+    """One event on a public profile: what anyone may read of it."""
+
+    name: str
+    date: Date
+    points: float | None  # tournament points (None: no result counted yet)
+    game_points: int
+
+
+@dataclass(frozen=True)
+class PublicProfile:
+    """What a player agreed to show: their name, events, results and rating over time. Built
+    from plain values only (no model rows), so no e-mail, link or token can reach the page."""
+
+    name: str
+    code: str
+    events: list[PublicEvent]
+    history: list[Any]  # ratings.HistoryPoint, oldest first
+    chart: str  # SVG
+
+
+def public_profile(session: Session, code: str) -> PublicProfile | None:
+    """The public profile at ``code``, or None when there is none or the player has not agreed
+    (the same answer: nobody learns whether a code exists)."""
+    if not code or len(code) > 32:
+        return None
+    entry = session.exec(select(ClubPlayer).where(ClubPlayer.public_code == code)).first()
+    if entry is None:
+        return None
+    entry = _survivor(session, entry)
+    if not entry.public_profile or entry.id is None:
+        return None
+    found = profile(session, entry.id)
+    if found is None:
+        return None
+    return PublicProfile(entry.name, entry.public_code,
+                         [PublicEvent(item.event.name, item.event.date, item.points, item.game_points)
+                          for item in found.events],
+                         found.history, found.chart)
