@@ -314,7 +314,7 @@ class Confirmation(SQLModel, table=True):
     #: a confirmation holds for the version the player saw; a correction needs new ones
     result_version: int
     #: the seat that confirmed, or None when an organizer confirmed for the table
-    seat_id: int | None = Field(default=None, foreign_key="seat.id")
+    seat_id: int | None = Field(default=None, foreign_key="seat.id", index=True)
     organizer_id: int | None = Field(default=None, foreign_key="organizer.id")
     at: datetime = Field(default_factory=utcnow)
 
