@@ -24,7 +24,7 @@ from .cards import Card
 from .errors import IllegalActionError, NotYourTurnError
 from .game import Q_BY_RULE, Game, State
 from .standard import HAND_SIZE, PLAY, StandardState, find_card
-from .views import Phase, PublicMove, TurnView
+from .views import Phase, PublicMove, QPlacement, QReason, TurnView
 
 PLAYER = 0
 Q = 1
@@ -54,15 +54,13 @@ def rule_cell(arboretum: Arboretum, card: Card, table: PathTable | None = None) 
     return best_cell, [(species, table.best(species) + points) for species, points in best_gains]
 
 
-def rule_note(card: Card, cell: Cell, raised: list[tuple[str, int]], first: bool) -> str:
-    """Where Q put ``card`` and why, in a few words."""
-    where = f"Q put {card} at {cell[0]},{cell[1]}"
+def rule_placement(card: Card, cell: Cell, raised: list[tuple[str, int]], first: bool) -> QPlacement:
+    """Where Q put ``card`` and why, as data (the screens say it in their reader's words)."""
     if first:
-        return f"{where}: Q's first card"
+        return QPlacement(card, cell, QReason.FIRST)
     if not raised:
-        return f"{where}: no cell adds to Q's paths, so the first free cell (top row, then left)"
-    paths = " and ".join(f"{species} path to {points}" for species, points in raised)
-    return f"{where}: it raises Q's best {paths}"
+        return QPlacement(card, cell, QReason.NO_GAIN)
+    return QPlacement(card, cell, QReason.RAISES, tuple(raised))
 
 
 class SoloState(StandardState):
@@ -78,8 +76,8 @@ class SoloState(StandardState):
         super().__init__(game)
         #: Q places the cards it is given (the rule) instead of the player
         self.q_by_rule = game.q_places == Q_BY_RULE
-        #: history index of each rule placement -> what Q did and why, in words
-        self.q_notes: dict[int, str] = {}
+        #: history index of each rule placement -> where Q put the card and why
+        self.q_placements: dict[int, QPlacement] = {}
         #: the rule's last answer: (cards in Q's arboretum, card) -> (cell, raised paths); a
         #: random or listed gift is then applied without working the rule out again
         self._rule_memo: dict[tuple[int, Card], tuple[Cell, list[tuple[str, int]]]] = {}
@@ -165,7 +163,7 @@ class SoloState(StandardState):
                     f"{self.who(actor)}: {action}: Q places the cards it is given by its rule, and {card} goes to"
                     f" {chosen[0]},{chosen[1]} (give {card})"
                 )
-            self.q_notes[len(self.history)] = rule_note(card, chosen, raised, first)
+            self.q_placements[len(self.history)] = rule_placement(hand[index], chosen, raised, first)
             action = trusted_give(hand[index], chosen)  # the log keeps the cell the rule chose
             cell = chosen
         elif cell is None:
@@ -206,17 +204,17 @@ class SoloState(StandardState):
 
     def _turn_view(self, seat: int | None) -> TurnView:
         view = super()._turn_view(seat)
-        if not self.q_notes:
+        if not self.q_placements:
             return view
-        return replace(view, q_note=self.q_notes[max(self.q_notes)])
+        return replace(view, q_placement=self.q_placements[max(self.q_placements)])
 
     def _public_move(self, index: int, seat: int, action: Action) -> PublicMove:
         move = super()._public_move(index, seat, action)
-        note = self.q_notes.get(index)
-        return move if note is None else replace(move, note=note)
+        placement = self.q_placements.get(index)
+        return move if placement is None else replace(move, q_placement=placement)
 
     def _clone_into(self, new: State) -> None:
         super()._clone_into(new)
         new = cast(SoloState, new)
-        new.q_notes = dict(self.q_notes)
+        new.q_placements = dict(self.q_placements)
         new._rule_memo = {}

@@ -92,6 +92,38 @@ class Drawn:
     card: Card | None
 
 
+class QReason(StrEnum):
+    """Why Q, placing by its rule (RULES.md §4), put a card where it did."""
+
+    #: Q's first card: it goes to 0,0
+    FIRST = "first"
+    #: no cell adds to Q's paths: the first free cell (top row, then left)
+    NO_GAIN = "no_gain"
+    #: it raises Q's best paths of the species in ``QPlacement.raised``
+    RAISES = "raises"
+
+
+@dataclass(frozen=True)
+class QPlacement:
+    """Where Q put a card given to it by its rule, and why, as data: a screen says it in its
+    reader's words; ``str()`` says it in English (the JSON view, the command line)."""
+
+    card: Card
+    cell: Cell
+    reason: QReason
+    #: RAISES: each species whose best path the card raises, with that path's new points
+    raised: tuple[tuple[str, int], ...] = ()
+
+    def __str__(self) -> str:
+        where = f"Q put {self.card} at {self.cell[0]},{self.cell[1]}"
+        if self.reason is QReason.FIRST:
+            return f"{where}: Q's first card"
+        if self.reason is QReason.NO_GAIN:
+            return f"{where}: no cell adds to Q's paths, so the first free cell (top row, then left)"
+        paths = " and ".join(f"{species} path to {points}" for species, points in self.raised)
+        return f"{where}: it raises Q's best {paths}"
+
+
 @dataclass(frozen=True)
 class TurnView:
     """The standard and solo games' turn: who acts, in which phase, and the public table."""
@@ -106,8 +138,13 @@ class TurnView:
     turn_log: tuple[str, ...]
     #: solo: the seat whose arboretum the next card goes into (Q's while giving); else None
     place_into: int | None = None
-    #: solo with Q placing by the rule: where Q put the last card given and why, in words
-    q_note: str | None = None
+    #: solo with Q placing by the rule: where Q put the last card given and why
+    q_placement: QPlacement | None = None
+
+    @property
+    def q_note(self) -> str | None:
+        """``q_placement`` in English words."""
+        return None if self.q_placement is None else str(self.q_placement)
 
 
 @dataclass(frozen=True)
@@ -334,8 +371,13 @@ class PublicMove:
     cell: Cell | None = None
     #: draws: "deck", a seat number, or "discard" (solo)
     source: int | str | None = None
-    #: solo, Q placing by the rule: where Q put the card and why ("Q put Oak 3 at 1,0: ...")
-    note: str = ""
+    #: solo, Q placing by the rule: where Q put the card and why
+    q_placement: QPlacement | None = None
+
+    @property
+    def note(self) -> str:
+        """``q_placement`` in English words ("Q put Oak 3 at 1,0: ..."), or ""."""
+        return "" if self.q_placement is None else str(self.q_placement)
 
 
 @dataclass(frozen=True)

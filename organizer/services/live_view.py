@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Card, SeatView, TableScore
-from engine.views import DraftView, Phase, Planted, PublicMove, TurnView, outcome_json
+from engine.views import DraftView, Phase, Planted, PublicMove, QPlacement, QReason, TurnView, outcome_json
 
 from .translate import N_, _, ngettext, species_name
 
@@ -136,7 +136,8 @@ class Screen:
     reveal: list[str] = field(default_factory=list)
     #: solo, Q placing by its rule: the cards the viewer may give Q (Q chooses the cell)
     gifts: list[CardFace] = field(default_factory=list)
-    #: solo, Q placing by its rule: where Q put the last card and why ("Q put Oak 3 at 1,0: ...")
+    #: solo, Q placing by its rule: where Q put the last card and why, in the reader's words
+    #: ("Q put Oak 3 at 1, 0: it raises Q's best Oak path to 5.")
     q_note: str = ""
     #: what the current step asks of the viewer, in one translated sentence ("" when nothing)
     step: str = ""
@@ -265,7 +266,7 @@ def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
         elif phase is Phase.GIVE:
             screen.place_verb = "give"
             into_q = True
-    screen.q_note = turns.q_note or ""
+    screen.q_note = "" if turns.q_placement is None else q_placement_words(turns.q_placement)
     if view.mode == "solo":
         pile = turns.piles[0] if turns.piles else None
         top = pile.top if pile else None
@@ -288,6 +289,25 @@ def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
         elif phase in _THEIR_STEP:
             screen.step = _(_THEIR_STEP[phase], name=names[actor])
     return into_q
+
+
+def q_placement_words(placement: QPlacement) -> str:
+    """Where Q put a card by its rule and why, in a sentence of the reader's language."""
+    card = f"{species_name(placement.card.species)} {placement.card.value}"
+    x, y = placement.cell
+    if placement.reason is QReason.FIRST:
+        return _("Q put %(card)s at %(x)d, %(y)d: Q's first card.", card=card, x=x, y=y)
+    if placement.reason is QReason.NO_GAIN:
+        return _("Q put %(card)s at %(x)d, %(y)d: no cell adds to Q's paths, so the first free cell (top row, "
+                 "then left).", card=card, x=x, y=y)
+    if len(placement.raised) == 1:
+        species, points = placement.raised[0]
+        return _("Q put %(card)s at %(x)d, %(y)d: it raises Q's best %(species)s path to %(points)d.", card=card,
+                 x=x, y=y, species=species_name(species), points=points)
+    paths = ", ".join(_("%(species)s to %(points)d", species=species_name(species), points=points)
+                      for species, points in placement.raised)
+    return _("Q put %(card)s at %(x)d, %(y)d: it raises Q's best paths: %(paths)s.", card=card, x=x, y=y,
+             paths=paths)
 
 
 def _source_words(view: SeatView, source: int | str) -> str:

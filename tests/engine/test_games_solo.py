@@ -12,10 +12,10 @@ from engine.actions import DECK, SHARED_DISCARD, Discard, Draw, Give, Play, pars
 from engine.arboretum import Arboretum
 from engine.cards import Card, Edition, edition_species
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
-from engine.game import TERMINAL, Game
+from engine.game import TERMINAL, Game, replay
 from engine.paths import best_path
 from engine.solo import SoloState, rule_cell
-from engine.views import Pile
+from engine.views import Pile, QPlacement, QReason
 
 
 def new(seed: int = 1, q_places: str = "player") -> SoloState:
@@ -225,3 +225,48 @@ def test_random_action_draws_as_rng_choice_of_the_legal_gifts() -> None:
             action = state.legal_actions()[0] if state.phase == "give" else state.random_action(random.Random(0))
             state.apply_action(action)
             twin.apply_action(action)
+
+
+def test_q_s_placements_are_data_the_screens_put_in_words() -> None:
+    """Where Q put each card and why leaves the engine typed (the cell, the reason, the paths it
+    raised with their points), as the rule found it; str() keeps the English the engine wrote,
+    and a saved game replayed gives the same placements."""
+    seen: set[QReason] = set()
+    for seed in range(8):
+        state = new(seed, "rule")
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.phase != "give":
+                state.apply_action(state.random_action(rng))
+                continue
+            card = rng.choice(state.hands[0])
+            first = not len(state.arboretums[1])
+            cell, raised = rule_cell(state.arboretums[1], card)
+            state.apply_action(parse_action(f"give {card}"))
+            turns = state.view(0).turns
+            assert turns is not None and turns.q_placement is not None
+            placement = turns.q_placement
+            assert placement == state.last_moves(1)[0].q_placement and (placement.card, placement.cell) == (card, cell)
+            where = f"Q put {card} at {cell[0]},{cell[1]}"
+            if first:
+                assert placement == QPlacement(card, (0, 0), QReason.FIRST)
+                assert str(placement) == f"{where}: Q's first card"
+            elif not raised:
+                assert placement.reason is QReason.NO_GAIN and placement.raised == ()
+                assert str(placement) == f"{where}: no cell adds to Q's paths, so the first free cell (top row, then left)"
+            else:
+                assert placement.reason is QReason.RAISES and placement.raised == tuple(raised)
+                assert all(species in state.species and points > 0 for species, points in placement.raised)
+                paths = " and ".join(f"{species} path to {points}" for species, points in raised)
+                assert str(placement) == f"{where}: it raises Q's best {paths}"
+            assert turns.q_note == str(placement) and state.last_moves(1)[0].note == str(placement)
+            seen.add(placement.reason)
+        again = replay(state.to_json())
+        assert isinstance(again, SoloState) and again.q_placements == state.q_placements
+        assert again.view(None) == state.view(None)
+    assert seen == set(QReason)
+    gentle = new(3, "player")
+    draw_and_play(gentle)
+    gentle.apply_action(gentle.legal_actions()[0])
+    assert gentle.view(0).turns is not None and gentle.view(0).turns.q_placement is None  # type: ignore[union-attr]
+    assert gentle.last_moves(1)[0].q_placement is None and gentle.last_moves(1)[0].note == ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.actions import DECK, Draw, parse_action
 from engine.game import Game
 from engine.solo import SoloState
-from organizer.services.live_view import build_screen
+from organizer.services.live_view import build_screen, q_placement_words
 
 
 def test_the_solo_screen_offers_gifts_and_says_where_q_put_the_last_one() -> None:
@@ -20,7 +20,9 @@ def test_the_solo_screen_offers_gifts_and_says_where_q_put_the_last_one() -> Non
         assert screen.place_verb == "" and not any(cell.legal for g in screen.grids for row in g.rows for cell in row)
         state.apply_action(parse_action(f"give {screen.gifts[0].text}"))
     note = build_screen(state.view(0)).q_note
-    assert note.startswith("Q put ") and note == state.view(None).turns.q_note  # type: ignore[union-attr]
+    placement = state.view(None).turns.q_placement  # type: ignore[union-attr]
+    assert placement is not None and note == q_placement_words(placement)
+    assert note.startswith(f"Q put {placement.card} at {placement.cell[0]}, {placement.cell[1]}: ") and note.endswith(".")
     gentle = Game("solo", 1, seed=3, q_places="player").new_initial_state()
     for action in (Draw(DECK), Draw(DECK)):
         gentle.apply_action(action)
