@@ -7,9 +7,14 @@ plain 404, the same as any page that does not exist."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
@@ -68,42 +73,155 @@ def public_qr(event: Event, size_px: int = 168) -> Any:
 # The public event page.
 
 class _Rendered:
-    """The public page's fragments rendered lately in this process, by (event, stamp, search, language)."""
+    """HTML rendered lately in this process, by a key naming everything it shows (least recently
+    used first out), rendered once per key however many threads ask for it at once: when a result
+    lands, hundreds of phones ask within seconds for the same new fragment."""
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, size: int) -> None:
         self.size = size
         self.lock = threading.Lock()
-        self.pages: OrderedDict[tuple[int, str, str, str], str] = OrderedDict()
+        self.bodies: OrderedDict[Hashable, str] = OrderedDict()
+        self.rendering: dict[Hashable, threading.Event] = {}
 
-    def get(self, key: tuple[int, str, str, str]) -> str | None:
+    def get(self, key: Hashable) -> str | None:
         with self.lock:
-            return self.pages.get(key)
+            body = self.bodies.get(key)
+            if body is not None:
+                self.bodies.move_to_end(key)
+            return body
 
-    def put(self, key: tuple[int, str, str, str], body: str) -> None:
+    def put(self, key: Hashable, body: str) -> None:
         with self.lock:
-            self.pages[key] = body
-            while len(self.pages) > self.size:
-                self.pages.popitem(last=False)
+            self.bodies[key] = body
+            while len(self.bodies) > self.size:
+                self.bodies.popitem(last=False)
+
+    def get_or_render(self, key: Hashable, render: Callable[[], str]) -> str:
+        with self.lock:
+            body = self.bodies.get(key)
+            if body is not None:
+                self.bodies.move_to_end(key)
+                return body
+            done = self.rendering.get(key)
+            mine = done is None
+            if done is None:
+                done = self.rendering[key] = threading.Event()
+        if not mine:
+            # another thread renders it: wait for its body (or render it after all, if that failed)
+            done.wait(RENDER_WAIT_SECONDS)
+            return self.get(key) or render()
+        try:
+            body = render()
+            self.put(key, body)
+            return body
+        finally:
+            with self.lock:
+                self.rendering.pop(key, None)
+            done.set()
 
 
-_RENDERED = _Rendered()
+#: seconds a request waits for the same fragment rendered by another thread before rendering it itself
+RENDER_WAIT_SECONDS = 10
+#: the page's fragments, by (event's code, stamp, search, language)
+_PANELS = _Rendered(64)
+#: the page's rows (a table's card, a line of the standings, a player's results), by (macro,
+#: language, its data): a result changes a few rows, and a page of a big event has hundreds
+_ROWS = _Rendered(20_000)
+
+
+def _row_memo(language: str) -> Callable[..., Markup]:
+    """For the page's templates: ``memo(macro, *data)`` is the macro's HTML for that data,
+    rendered once per language in this process. Such a macro shows only its arguments (and
+    translated words), never anything else of the page."""
+    def memo(macro: Any, *data: Hashable) -> Markup:
+        key = (macro.name, language, data)
+        return Markup(_ROWS.get_or_render(key, lambda: str(macro(*data))))
+    return memo
+
+
+class _SharedPanels:
+    """The page's fragments as files in the instance folder, shared by the server's processes: a
+    change is rendered by one process (the others wait on its lock file and read its file), not by
+    every worker. A fragment names its event's code and stamp, so it never outlives what it shows."""
+
+    #: a fragment written this long ago is deleted (its stamp has almost surely moved on; if not, it is rendered again)
+    KEEP_SECONDS = 300.0
+
+    def __init__(self) -> None:
+        self.pruned = 0.0
+
+    def get_or_render(self, folder: Path, key: tuple[str, ...], render: Callable[[], str]) -> str:
+        name = hashlib.sha256("\x00".join(key).encode()).hexdigest()[:32]
+        path, lock_path = folder / f"{name}.html", folder / f"{name}.lock"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            body = self._read(path)
+            if body is not None:
+                return body
+            lock = open(lock_path, "a+b")  # held until the fragment is written
+        except OSError:  # a read-only instance folder: each process renders for itself
+            return render()
+        with lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            body = self._read(path)
+            if body is None:
+                body = render()
+                self._write(folder, path, body)
+            # every later reader finds the fragment before it looks for the lock
+            lock_path.unlink(missing_ok=True)
+        self._prune(folder)
+        return body
+
+    @staticmethod
+    def _write(folder: Path, path: Path, body: str) -> None:
+        written = folder / f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            written.write_text(body, encoding="utf-8")
+            os.replace(written, path)  # readers see the whole fragment or none
+        except OSError:
+            written.unlink(missing_ok=True)
+
+    @staticmethod
+    def _read(path: Path) -> str | None:
+        try:
+            return path.read_text(encoding="utf-8")
+        except (FileNotFoundError, UnicodeDecodeError):
+            return None
+
+    def _prune(self, folder: Path) -> None:
+        now = time.time()
+        if now - self.pruned < self.KEEP_SECONDS / 10:
+            return
+        self.pruned = now
+        try:
+            for entry in os.scandir(folder):
+                if entry.stat().st_mtime < now - self.KEEP_SECONDS:
+                    os.unlink(entry.path)
+        except OSError:  # another process pruned it first
+            pass
+
+
+_SHARED = _SharedPanels()
 
 
 def _panel(event: Event, stamp: str | None = None) -> str:
     """The page's fragment for the request's search and language, rendered once per change, search
-    and language in each process: when a result lands, hundreds of phones ask within seconds for the
-    same fragment.
+    and language (in one process, then shared through the instance folder).
     It holds nothing of the visitor (no CSRF token, no cookie), so any phone may get it."""
     assert event.id is not None
     db = get_session()
-    key = (event.id, stamp or service.stamp(db, event.id), request.args.get("q", "")[:80], current_language())
-    body = _RENDERED.get(key)
-    if body is None:
-        # rendered after the stamp was read: at worst newer than its key, never older
-        body = render_template("partials/public_event.html", view=service.public_view(db, event, key[2]),
-                               refresh=service.REFRESH_SECONDS)
-        _RENDERED.put(key, body)
-    return body
+    current = stamp or service.stamp(db, event.id)
+    search, language = request.args.get("q", "")[:80], current_language()
+    # the code, not the id: a fragment of another database's event 1 (tests) never matches
+    key = (event.public_code, current, search, language)
+
+    def render() -> str:
+        # the view reads what it shows after the stamp of its key: never older than the stamp it carries
+        return render_template("partials/public_event.html", view=service.public_view(db, event, search, current),
+                               refresh=service.REFRESH_SECONDS, memo=_row_memo(language))
+
+    folder = Path(current_app.instance_path) / "public-pages"
+    return _PANELS.get_or_render(key, lambda: _SHARED.get_or_render(folder, key, render))
 
 
 def _public(event: Event, stamp: str | None = None) -> Any:

@@ -1,4 +1,5 @@
-"""The answer to every device's once-a-second "changed since N?", kept cheap and exact.
+"""The answer to every device's once-a-second "changed since N?" (and to the public page's
+"changed since this stamp?"), kept cheap and exact.
 
 A poll answers from the database as it is when the poll arrives (so a device that polls after
 another seat's move always sees it, whichever server process stored it), in one round trip:
@@ -24,7 +25,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import col
 
 from ..models import Event, GameTable, Round, Seat
-from . import live_log
+from . import live_log, public
 from .live_games import pick_time_up
 from .live_seats import reachable
 from .live_tables import KIND
@@ -92,6 +93,14 @@ class VersionBoard:
                 self.tokens.clear()
             self.tokens[token] = table_id
         return PollInfo(version, timer, table_id)
+
+    def public_stamp(self, code: str) -> str | None:
+        """The stamp of the public page ``/e/<code>`` (:func:`.public.stamp`), or None when no
+        event shows a page under that code."""
+        if not code or len(code) > public.MAX_CODE:
+            return None
+        rows = self._query(public.STAMP_BY_CODE, {"code": code})
+        return public.stamp_of(tuple(rows[0])) if rows else None
 
 
 _BOARDS: weakref.WeakKeyDictionary[Engine, VersionBoard] = weakref.WeakKeyDictionary()

@@ -71,12 +71,20 @@ _STAMP = text("SELECT e.version, " + ", ".join(f"(SELECT {what} {where})" for wh
 )) + " FROM event e WHERE e.id = :id")
 
 
+#: the same figures found by the page's code, for the poll answered before Flask
+#: (:mod:`organizer.live_fastpoll`): no row while the code is unknown or the page switched off
+STAMP_BY_CODE = text(_STAMP.text.replace("WHERE e.id = :id", "WHERE e.public_code = :code AND e.public_page"))
+
+
 def stamp(session: Session, event_id: int) -> str:
     """A short text that changes whenever anything the public or a player's page shows changes
     (one query, no rows loaded); '' when the event is gone."""
     row = session.execute(_STAMP, {"id": event_id}).first()
-    if row is None:
-        return ""
+    return "" if row is None else stamp_of(tuple(row))
+
+
+def stamp_of(row: tuple[Any, ...]) -> str:
+    """The stamp of one row of the stamp's figures."""
     return hashlib.sha256("|".join(str(part) for part in row).encode()).hexdigest()[:16]
 
 
@@ -95,7 +103,7 @@ class PublicSeat:
 class PublicTable:
     number: int
     digital: bool
-    seats: list[PublicSeat]
+    seats: tuple[PublicSeat, ...]
     #: "waiting", "entered", "confirmed" or "disputed" (never the dispute's note)
     result: str
 
@@ -109,7 +117,7 @@ class PlayerRound:
 
 
 #: each player's name and their results round by round (None: not seated that round)
-ResultRows = list[tuple[str, list[PlayerRound | None]]]
+ResultRows = list[tuple[str, tuple[PlayerRound | None, ...]]]
 
 
 @dataclass(frozen=True)
@@ -165,10 +173,10 @@ def public_tables(view_tables: list[round_service.TableSeating], search: str = "
     tables = []
     for view in view_tables:
         places = places_at_table(view.result)
-        seats = [PublicSeat(s.player.name if s.player else "bot", s.player.id if s.player else None,
-                            places.get(s.player.id, (None, None))[0] if s.player and s.player.id else None,
-                            bool(s.player and s.player.dropped), s.player is None)
-                 for s in view.seats]
+        seats = tuple(PublicSeat(s.player.name if s.player else "bot", s.player.id if s.player else None,
+                                 places.get(s.player.id, (None, None))[0] if s.player and s.player.id else None,
+                                 bool(s.player and s.player.dropped), s.player is None)
+                      for s in view.seats)
         if key and not any(s.player and key in s.player.name_key for s in view.seats):
             continue
         tables.append(PublicTable(view.table.number, view.table.digital, seats, _result_state(view.result)))
@@ -218,12 +226,16 @@ def _results_grid(session: Session, event: Event, rounds: list[Round]) -> tuple[
         points, place = _places(seats, status).get(player_id, (None, None))
         grid.setdefault(player_id, [None] * len(played))[column[round_number]] = PlayerRound(
             round_number, table_number, points, place)
-    ordered = sorted(((names[pid], row) for pid, row in grid.items()), key=lambda item: item[0].casefold())
+    ordered = sorted(((names[pid], tuple(row)) for pid, row in grid.items()), key=lambda item: item[0].casefold())
     return played, ordered
 
 
-def public_view(session: Session, event: Event, search: str = "") -> PublicView:
+def public_view(session: Session, event: Event, search: str = "", seen_stamp: str | None = None) -> PublicView:
+    """The page as it is now. Its stamp (``seen_stamp``, or read here) is read before anything it
+    shows, so the page is never older than its stamp: a change made while it is built changes the
+    stamp, and the phone's next poll fetches the page again."""
     assert event.id is not None
+    current = stamp(session, event.id) if seen_stamp is None else seen_stamp
     rounds = round_service.event_rounds(session, event.id)
     rnd = round_service.current_round(session, event.id)
     shown = rnd if rnd is not None and rnd.status in PLAYED_STATUSES else None
@@ -240,7 +252,7 @@ def public_view(session: Session, event: Event, search: str = "") -> PublicView:
                       shown.number if shown else None, str(shown.status) if shown else None, tables,
                       text_service.clean_name(search)[:80],
                       round_service.clock_deadline(shown) if shown and shown.status == RoundStatus.PUBLISHED else None,
-                      after, lines, result_rounds, results, stamp(session, event.id))
+                      after, lines, result_rounds, results, current)
 
 
 # The organizer's settings of the players' side (a small form of its own on the event overview,
