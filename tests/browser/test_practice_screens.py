@@ -48,10 +48,14 @@ def test_the_practice_form_shows_only_the_choices_of_the_chosen_game(empty_serve
     expect(form.get_by_text("Players at the table")).to_be_hidden()
     expect(page.locator("#f-bot_1")).to_be_hidden()
     expect(form.get_by_text("Q plants it by a fixed rule")).to_be_visible()
+    # solo's two ways of placing Q's cards (RULES §4), Q's own rule first and chosen
+    expect(page.get_by_label("Q places its own cards (standard)")).to_be_checked()
+    expect(page.get_by_label("You place Q's cards (gentler)")).not_to_be_checked()
     shot(page, "40-practice-solo")
     assert not small_targets(page, "#practice-form label.choice, #practice-form button, #practice-form input[type=text]")
     page.get_by_text("Standard game against bots").click()
     expect(form.get_by_text("Players at the table")).to_be_visible()
+    expect(page.get_by_label("You place Q's cards (gentler)")).to_be_hidden()  # solo only
     expect(page.get_by_label("Bot 1")).to_be_visible()
     expect(page.get_by_label("Bot 2")).to_be_hidden()  # two players by default
     form.get_by_text("4", exact=True).click()
