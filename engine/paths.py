@@ -101,7 +101,7 @@ class PathFinder:
     and a table often asks for nothing else), and shared by every species searched after it. The
     search runs on plain lists indexed by position in rising value order."""
 
-    __slots__ = ("_arboretum", "_counts", "_cells", "_cards", "_species", "_values", "_index", "_preds", "_spans")
+    __slots__ = ("_arboretum", "counts", "_cells", "_cards", "_species", "_values", "_index", "_preds", "_spans")
     _cells: list[Cell]
     _cards: list[Card]
     _species: list[str]
@@ -113,13 +113,13 @@ class PathFinder:
     def __init__(self, arboretum: Arboretum) -> None:
         self._arboretum = arboretum
         #: cards of each species: one with fewer than two has no path, searched or not
-        self._counts = Counter(map(_SPECIES, arboretum.cards()))
+        self.counts = Counter(map(_SPECIES, arboretum.cards()))
         self._spans: dict[str, tuple[int, int]] | None = None
 
     @property
     def species_count(self) -> int:
         """How many species the arboretum holds."""
-        return len(self._counts)
+        return len(self.counts)
 
     def _build(self) -> dict[str, tuple[int, int]]:
         # values rise strictly along a path, so only the order of values matters (a species has
@@ -143,7 +143,7 @@ class PathFinder:
 
         Among equally scoring paths the longer one wins, then the one found first in rising
         value order (so the answer is the same every time)."""
-        count = self._counts.get(species, 0)
+        count = self.counts.get(species, 0)
         if count < 2:
             return None
         spans = self._spans if self._spans is not None else self._build()

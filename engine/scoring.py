@@ -168,6 +168,8 @@ class ScoringRules:
         return [claim == best for claim in claims]
 
     def species_score(self, seat: Seat, species: str, right: bool, claim: int, finder: PathFinder) -> SpeciesScore:
+        """What ``species`` scores for ``seat``; asked only where the arboretum holds two cards
+        of it or more (with fewer there is no path, and :func:`nothing_scored` is the score)."""
         path = finder.best_path(species, self.eight_bonus) if right else None
         if path is None:
             return nothing_scored(species, right, claim)
@@ -217,11 +219,12 @@ class ScoringRules:
                 rights = self.rights(seats, name, claims)
             i = 0
             for right, claim, scores in zip(rights, claims, per_player, strict=True):
-                if right or without_right:
+                if (right or without_right) and finders[i].counts.get(name, 0) >= 2:
                     score = species_score(seats[i], name, right, claim, finders[i])
                     totals[i] += score.points
                 else:
-                    score = nothing.get((name, False, claim)) or nothing_scored(name, False, claim)
+                    # no right, or fewer than two cards: no path, nothing scored
+                    score = nothing.get((name, right, claim)) or nothing_scored(name, right, claim)
                 scores[name] = score
                 i += 1
         players = []

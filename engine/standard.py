@@ -25,6 +25,13 @@ from .views import Drawn, Phase, Pile, Progress, PublicMove, TurnView
 
 HAND_SIZE = 7
 
+#: n.bit_length() for the small n of the playout's draws and discards
+_BITS = tuple(n.bit_length() for n in range(64))
+# the slots of the playout's actions, set directly as actions.trusted_play does
+_SET_PLAY_CARD = Play.__dict__["card"].__set__
+_SET_PLAY_CELL = Play.__dict__["cell"].__set__
+_SET_DISCARD_CARD = Discard.__dict__["card"].__set__
+
 DRAW1 = Phase.DRAW1
 DRAW2 = Phase.DRAW2
 PLAY = Phase.PLAY
@@ -284,6 +291,9 @@ class StandardState(State):
         # drawn again while >= n), written out; tests/engine/test_fast_path.py holds the loop
         # to apply_action(random_action(rng)) action by action.
         getrandbits = rng.getrandbits
+        bits = _BITS
+        new = object.__new__
+        set_play_card, set_play_cell, set_discard_card = _SET_PLAY_CARD, _SET_PLAY_CELL, _SET_DISCARD_CARD
         deck, hands, piles, arboretums = self.deck, self.hands, self.piles, self.arboretums
         history = self.history
         log = history.append
@@ -305,7 +315,7 @@ class StandardState(State):
                 if not n:
                     skipped += 1  # RULES.md §2 decision: a draw with no card anywhere is skipped
                     continue
-                k = n.bit_length()
+                k = bits[n]
                 r = getrandbits(k)
                 while r >= n:
                     r = getrandbits(k)
@@ -328,17 +338,22 @@ class StandardState(State):
                 r = getrandbits(k)
             card = hand.pop(r // width)
             cell = cells[r % width]
-            log((seat, trusted_play(card, cell)))
+            action = new(Play)
+            set_play_card(action, card)
+            set_play_cell(action, cell)
+            log((seat, action))
             arboretum.place_trusted(card, cell)
-            if len(hand) > HAND_SIZE:
-                n = len(hand)
-                k = n.bit_length()
+            n = len(hand)
+            if n > HAND_SIZE:
+                k = bits[n]
                 r = getrandbits(k)
                 while r >= n:
                     r = getrandbits(k)
                 card = hand.pop(r)
                 piles[seat].append(card)
-                log((seat, trusted_discard(card)))
+                discard = new(Discard)
+                set_discard_card(discard, card)
+                log((seat, discard))
                 phase = DISCARD
             else:
                 phase = PLAY  # a skipped draw left the hand at 7: nothing to discard
