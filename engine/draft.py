@@ -135,6 +135,16 @@ class DraftState(State):
         if None not in self.pending:
             self._reveal()
 
+    def apply_trusted(self, action: Action, seat: int | None = None) -> None:
+        assert seat is not None  # a legal pick names its seat
+        if self.pending[seat] == action:
+            return
+        self.pending[seat] = action  # type: ignore[assignment]
+        self._pending_index[seat] = len(self.history)
+        self.history.append((seat, action))
+        if None not in self.pending:
+            self._reveal()
+
     def _reveal(self) -> None:
         reveal: list[Reveal] = []
         for seat, chosen in enumerate(self.pending):
