@@ -35,7 +35,7 @@ from ..models import (
     utcnow,
 )
 from . import events as event_service
-from . import live_log, results, text
+from . import leagues, live_log, registry, results, text
 from . import players as player_service
 from .errors import InputError
 from .events import EventInput
@@ -416,7 +416,10 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None, pl
     for number, entry in enumerate(_list(data["audit"], "audit"), start=1):
         place.where = _("Audit entry %(number)d", number=number)
         session.add(_audit_entry(event.id, _object(entry, _("an audit entry")), table_ids))
+    # its players join the club's registry as a sign-up or a CSV import would (issue 16)
+    registry.link_event_players(session, event.id)
     session.commit()
+    leagues.store_tallies(session, [event.id])
     session.refresh(event)
     return event
 

@@ -173,3 +173,55 @@ def test_club_pages_review_merge_ratings_and_seasons(signed_in, session: Session
     assert "Ann Lee" in signed_in.get(created.headers["Location"] + "/projector").text
     refused = signed_in.post("/seasons", data={"name": "x", "starts_on": "2026-02-01", "ends_on": "2026-01-01"})
     assert refused.status_code == 422 and "ends on or after" in refused.text
+
+
+def _import_player(name: str, email: str = "") -> dict[str, object]:
+    return {"name": name, "club": "", "email": email, "checked_in": False, "dropped": False,
+            "dropped_after_round": None, "fixed_table": None, "joined_round": 1}
+
+
+def test_an_imported_event_is_matched_like_a_sign_up(session: Session) -> None:
+    """A JSON event import links its players to the registry by the sign-up's rules: by e-mail,
+    else by normalised name; doubtful ones wait for review; new people become entries."""
+    import json
+
+    from organizer.services import event_import, exchange
+
+    home = create_event(session, name="Club night", date=date(2026, 1, 5))
+    for name, email in (("Ann Lee", "ann@x.org"), ("Bo Ek", ""), ("Sam Park", "sam@x.org"), ("Di Ro", "")):
+        player_service.add_player(session, home, name, "", email, "t")
+    entries = {e.name: e.id for e in _entries(session)}
+    data = json.loads(json.dumps(exchange.export_event(session, home)))
+    data["event"]["name"] = "Away night"
+    data["players"] = [
+        _import_player("ANNIE LEE", "Ann@X.org"),  # same e-mail, another spelling: Ann
+        _import_player("bo  ek"),  # same name up to case and spacing, no e-mails: Bo
+        _import_player("Sam Park", "other@x.org"),  # same name, different e-mail: doubtful
+        _import_player("Di Ro", "di@x.org"),  # e-mail on one side only: doubtful
+        _import_player("Zoë New", "zoe@x.org"),  # a new person
+        _import_player("Zoe Twin", "ZOE@x.org"),  # the new person's e-mail, already in this event: doubtful
+    ]
+    data["rounds"], data["audit"] = [], []
+    away = event_import.import_event(session, data, None)
+    players = {p.name: p for p in session.exec(select(Player).where(Player.event_id == away.id)).all()}
+    assert players["ANNIE LEE"].club_player_id == entries["Ann Lee"]
+    assert players["bo ek"].club_player_id == entries["Bo Ek"]
+    zoe = session.exec(select(ClubPlayer).where(ClubPlayer.name == "Zoë New")).one()
+    assert players["Zoë New"].club_player_id == zoe.id and zoe.email == "zoe@x.org"
+    reviews = {r.player.name: (r.review.reason, [c.name for c in r.candidates]) for r in registry.pending_reviews(session)}
+    assert reviews == {
+        "Sam Park": ("same name, different e-mail", ["Sam Park"]),
+        "Di Ro": ("same name, e-mail missing on one side", ["Di Ro"]),
+        "Zoe Twin": ("this e-mail is already in the registry for someone in this event", ["Zoë New"]),
+    }
+    assert all(players[name].club_player_id is None for name in reviews)
+    # the same players added one by one through the sign-up get the same verdicts
+    third = create_event(session, name="Third night", date=date(2026, 1, 19))
+    for entry in data["players"]:
+        player_service.add_player(session, third, str(entry["name"]), "", str(entry["email"]), "t")
+    signed_up = {r.player.name: (r.review.reason, [c.name for c in r.candidates])
+                 for r in registry.pending_reviews(session) if r.event.id == third.id}
+    assert signed_up == reviews
+    linked = {p.name: p.club_player_id for p in session.exec(select(Player).where(Player.event_id == third.id)).all()
+              if p.club_player_id is not None}
+    assert linked == {name: p.club_player_id for name, p in players.items() if p.club_player_id is not None}
