@@ -95,7 +95,8 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "practice.act": {"action": "draw deck", "verb": "play", "card": "Oak 3", "cell": "1,0", "nonce": "n",
                          "stamp": "0"},
         "club.merge": {"keep": "1", "gone": "2"}, "club.resolve": {"choice": "new"}, "club.match_unlinked": {},
-        "club.recompute": {},
+        "club.recompute": {}, "club.public_profile": {"public_profile": "1"},
+        "club_public.player_consent": {"public_profile": "1"},
         "public.player_check_in": {}, "public.player_drop": {},
         "public.player_report": {**totals, "round": "1", "table": "3"},
         "public.player_confirm": {"round": "1", "table": "1", "version": "1"},
@@ -114,7 +115,7 @@ FIELD_NAMES = ["name", "club", "email", "csv_text", "seed", "first", "second", "
                "pick_timer_seconds", "password", "confirm", "points_1", "species_1", "pad_1_0", "bonus_1", "",
                "csrf_token_", "__proto__"]
 IDS = {"account_id": ["1", "1", "2", "0"], "session_id": ["1", "2", "0"], "event_id": ["1", "1", "1", "2", "0", "999999"],
-       "player_id": ["1", "5", "12", "13", "0"], "review_id": ["1", "0", "99"],
+       "player_id": ["1", "5", "12", "13", "0"], "review_id": ["1", "0", "99"], "club_player_id": ["1", "2", "0", "999"],
        "number": ["1", "1", "2", "0", "9"], "table": ["1", "2", "3", "3", "4", "0"], "position": ["0", "1", "3", "4"]}
 FILES = ("file", "case_file")
 
