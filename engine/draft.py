@@ -22,6 +22,8 @@ from .standard import find_card
 from .views import DraftView, Phase, Progress, PublicMove, Reveal
 
 HAND_SIZE = 8
+_SET_PICK_CARD = Pick.__dict__["card"].__set__
+_SET_PICK_CELL = Pick.__dict__["cell"].__set__
 PICKS_PER_ROUND = 7
 
 
@@ -85,9 +87,19 @@ class DraftState(State):
         if self.terminal:
             return []
         seat = self._need_seat(seat, "legal_actions")
-        cells: list[Cell | None] = list(self.arboretums[seat].legal_cells())
+        cells: list[Cell | None] = list(self.arboretums[seat].legal_cells_view())
         cells.append(None)
-        return [trusted_pick(card, cell) for card in self.hands[seat] for cell in cells]
+        # trusted_pick written out: the bots ask for every pick of every seat
+        new, set_card, set_cell = object.__new__, _SET_PICK_CARD, _SET_PICK_CELL
+        actions: list[Action] = []
+        add = actions.append
+        for card in self.hands[seat]:
+            for cell in cells:
+                action = new(Pick)
+                set_card(action, card)
+                set_cell(action, cell)
+                add(action)
+        return actions
 
     def random_action(self, rng: random.Random, seat: int | None = None) -> Action:
         if self.terminal:
