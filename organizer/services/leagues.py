@@ -361,11 +361,12 @@ def event_scores(session: Session, event_ids: Sequence[int]) -> dict[int, list[E
     return _scores(session, _event_facts(session, event_ids))
 
 
-def _scores(session: Session, events: dict[int, EventFacts]) -> dict[int, list[EventScore]]:
-    """:func:`event_scores` of ``events`` (in date order)."""
+def _scores(session: Session, events: dict[int, EventFacts],
+            stamps: dict[int, str] | None = None) -> dict[int, list[EventScore]]:
+    """:func:`event_scores` of ``events`` (in date order), whose fingerprints may be given."""
     if not events:
         return {}
-    stamps = _fingerprints(session, events)
+    stamps = stamps if stamps is not None else _fingerprints(session, events)
     fresh = _fresh(session, stamps)
     per_event: dict[int, list[tuple[int, int, int, int]]] = {e: [] for e in events}
     if fresh:
@@ -416,15 +417,48 @@ class League:
         return _("sum of tournament points")
 
 
+#: the last league rows ranked per season, by the season's data version (its rule, its events'
+#: results fingerprints, the registry's links and names): a page, a search or the projector of an
+#: unchanged season ranks nothing again (per process; the version is read from the database each
+#: time)
+_RANKED: dict[tuple[str, int], tuple[tuple[Any, ...], list[LeagueRow]]] = {}
+_MAX_RANKED = 64
+
+
+def _registry_version(session: Session, event_ids: list[int]) -> tuple[Any, ...]:
+    """What the league's rows take from the registry, read cheaply: which entry each of the
+    events' players is linked to (a review settled, a merge, an import move a link) and the
+    entries themselves (names come with new entries; an import replaces them all)."""
+    links = session.connection().execute(
+        select_columns(func.count(col(Player.club_player_id)), func.sum(col(Player.club_player_id)),
+                       func.sum(col(Player.id) * col(Player.club_player_id)))
+        .where(col(Player.event_id).in_(event_ids))).one()
+    entries = session.connection().execute(
+        select_columns(func.count(), func.max(col(ClubPlayer.id)), func.max(col(ClubPlayer.merged_at)))).one()
+    return (*links, *entries)
+
+
 def league(session: Session, season_id: int) -> League | None:
     season = session.get(Season, season_id)
     if season is None:
         return None
     events = season_events(session, season_id)
-    scores = _scores(session, {e.id: e for e in events})
+    facts = {e.id: e for e in events}
+    stamps = _fingerprints(session, facts)
+    version = (season.rule, season.best_of, season.min_events, tuple(events), tuple(stamps.values()),
+               _registry_version(session, list(facts)))
+    key = (str(session.get_bind().engine.url), season_id)
+    cached = _RANKED.get(key)
+    if cached is not None and cached[0] == version:
+        return League(season, events, cached[1])
+    scores = _scores(session, facts, stamps)
     names = {entry_id: name for entry_id, name in session.exec(
         select(ClubPlayer.id, ClubPlayer.name).where(col(ClubPlayer.id).in_(list(scores)))).all() if entry_id is not None}
-    return League(season, events, rank_league(scores, names, season.rule, season.best_of, season.min_events))
+    rows = rank_league(scores, names, season.rule, season.best_of, season.min_events)
+    if len(_RANKED) >= _MAX_RANKED and key not in _RANKED:
+        _RANKED.clear()
+    _RANKED[key] = (version, rows)
+    return League(season, events, rows)
 
 
 @dataclass(frozen=True)

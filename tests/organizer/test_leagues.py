@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import delete
 from sqlmodel import Session, select
 
-from organizer.models import GameTable, LeagueTally, Player, Result, ResultStatus, Round, utcnow
+from organizer.models import ClubPlayer, GameTable, LeagueTally, Player, Result, ResultStatus, Round, Season, utcnow
 from organizer.services import leagues
 from organizer.services.errors import InputError
 from organizer.services.leagues import EventScore
@@ -134,3 +134,23 @@ def test_league_page_shows_one_page_and_finds_by_name(session: Session) -> None:
     assert [r.name for r in found.rows] == [r.name for r in first.league.rows if r.name.startswith("Player 1")]
     assert all(r.rank == ranks[r.name] for r in found.rows)
     assert leagues.league_page(session, 999) is None
+
+
+def test_a_ranked_league_is_kept_only_while_nothing_it_reads_changed(session: Session) -> None:
+    from organizer.services import registry
+
+    play_event(session, "Jan", date(2026, 1, 10), [[[("Ann", 50, 5), ("Cy", 40, 4)]]])
+    play_event(session, "Feb", date(2026, 2, 10), [[[("Ann", 20, 5), ("Cyril", 40, 4)]]])
+    season_id = leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31))).id or 0
+    assert _league_table(session, season_id) == [(1, "Ann", 1, 70), (2, "Cyril", 1, 40), (3, "Cy", 0, 40)]
+    assert _league_table(session, season_id) == [(1, "Ann", 1, 70), (2, "Cyril", 1, 40), (3, "Cy", 0, 40)]
+    # Cyril was Cy: the merge moves a link, no result changes, and the league follows
+    entries = {e.name: e.id for e in session.exec(select(ClubPlayer)).all()}
+    registry.merge(session, entries["Cy"] or 0, entries["Cyril"] or 0)
+    assert _league_table(session, season_id) == [(1, "Cy", 1, 80), (2, "Ann", 1, 70)]
+    # a rule changed: ranked again
+    season = session.get(Season, season_id)
+    assert season is not None
+    leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31), "average", 0, 3),
+                        season)
+    assert _league_table(session, season_id) == [(None, "Ann", 0.5, 70), (None, "Cy", 0.5, 80)]
