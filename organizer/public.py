@@ -224,6 +224,12 @@ def _panel(event: Event, stamp: str | None = None) -> str:
     return _PANELS.get_or_render(key, lambda: _SHARED.get_or_render(folder, key, render))
 
 
+def cached_fragment(code: str, stamp: str, search: str, language: str) -> str | None:
+    """The fragment this process rendered for the page ``code`` at ``stamp`` (the poll's answer
+    from organizer/live_fastpoll.py), or None."""
+    return _PANELS.get((code, stamp, search[:80], language))
+
+
 def _public(event: Event, stamp: str | None = None) -> Any:
     panel = _panel(event, stamp)
     if htmx:

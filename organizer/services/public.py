@@ -151,10 +151,6 @@ class PublicView:
     stamp: str
 
 
-def _result_state(result: Result | None) -> str:
-    return "waiting" if result is None else str(result.status)
-
-
 def places_at_table(result: Result | None) -> dict[int, tuple[int, int]]:
     """player id -> (points, place at the table) of a result that counts (never a disputed one)."""
     return {} if result is None else _places(result.seats, result.status)
@@ -168,19 +164,33 @@ def _places(seats: list[dict[str, Any]] | None, status: str | None) -> dict[int,
             for s in seats if s.get("player_id") is not None}
 
 
-def public_tables(view_tables: list[round_service.TableSeating], search: str = "") -> list[PublicTable]:
+def public_tables(session: Session, round_id: int, search: str = "") -> list[PublicTable]:
+    """The round's tables as the page shows them (only those with a player whose name holds
+    ``search``), read as columns: model objects for every table, seat and player of a big round
+    would cost most of a change's page."""
     key = text_service.name_key(search) if search else ""
-    tables = []
-    for view in view_tables:
-        places = places_at_table(view.result)
-        seats = tuple(PublicSeat(s.player.name if s.player else "bot", s.player.id if s.player else None,
-                                 places.get(s.player.id, (None, None))[0] if s.player and s.player.id else None,
-                                 bool(s.player and s.player.dropped), s.player is None)
-                      for s in view.seats)
-        if key and not any(s.player and key in s.player.name_key for s in view.seats):
-            continue
-        tables.append(PublicTable(view.table.number, view.table.digital, seats, _result_state(view.result)))
-    return tables
+    rows = session.execute(  # sqlmodel's select types at most four columns
+        sa_select(col(GameTable.id), col(GameTable.number), col(GameTable.digital), col(Seat.player_id),
+                  col(Player.name), col(Player.name_key), col(Player.dropped), col(Result.seats), col(Result.status))
+        .join(Seat, col(Seat.table_id) == GameTable.id)
+        .outerjoin(Player, col(Player.id) == Seat.player_id)
+        .outerjoin(Result, col(Result.table_id) == GameTable.id)
+        .where(col(GameTable.round_id) == round_id)
+        .order_by(col(GameTable.number), col(Seat.position))
+    ).all()
+    tables: dict[int, tuple[int, bool, dict[int, tuple[int, int]], Any, list[PublicSeat], list[str]]] = {}
+    for table_id, number, digital, player_id, name, name_key, dropped, seats, status in rows:
+        if table_id not in tables:
+            tables[table_id] = (number, bool(digital), _places(seats, status), status, [], [])
+        _number, _digital, places, _status, seated, keys = tables[table_id]
+        points = places.get(player_id, (None, None))[0] if player_id is not None else None
+        seated.append(PublicSeat(name if player_id is not None else "bot", player_id, points,
+                                 bool(player_id is not None and dropped), player_id is None))
+        if player_id is not None:
+            keys.append(name_key or "")
+    return [PublicTable(number, digital, tuple(seated), "waiting" if status is None else str(status))
+            for number, digital, _places_, status, seated, keys in tables.values()
+            if not key or any(key in name_key for name_key in keys)]
 
 
 def _names(session: Session, event: Event) -> dict[int, str]:
@@ -239,7 +249,7 @@ def public_view(session: Session, event: Event, search: str = "", seen_stamp: st
     rounds = round_service.event_rounds(session, event.id)
     rnd = round_service.current_round(session, event.id)
     shown = rnd if rnd is not None and rnd.status in PLAYED_STATUSES else None
-    tables = public_tables(round_service.tables_of(session, shown.id), search) if shown and shown.id else []
+    tables = public_tables(session, shown.id, search) if shown and shown.id else []
     if not [r for r in rounds if r.status in PLAYED_STATUSES]:
         state = "not started"
     elif all(r.status == RoundStatus.FINISHED for r in rounds) and len(rounds) >= event.rounds:

@@ -200,3 +200,30 @@ def test_other_shapes_go_to_flask(app: Flask, signed_in: FlaskClient, session: S
     seated_event(signed_in, session, event, players=4)
     flask_must_not_answer(app)
     assert app.test_client().get(f"/e/{event.public_code}/changed?{query}").status_code == 299
+
+
+def test_a_fragment_rendered_once_is_sent_by_the_middleware_to_the_next_phones(
+        app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="players")
+    view, seated = table_players(session, players, 2)
+    first, second, german = app.test_client(), app.test_client(), app.test_client()
+    since = stamp_of(first.get(f"/e/{event.public_code}").text)
+    assert app.test_client().post(f"/p/{seated[1].token}/report", data=report_form(view, [12, 34, 56, 7])).status_code == 200
+    poll = f"/e/{event.public_code}/changed?since={since}&q="
+    by_flask = first.get(poll, headers=HX)
+    assert by_flask.status_code == 200 and "56 points" in by_flask.text
+    flask_must_not_answer(app)
+    by_middleware = second.get(poll, headers=HX)
+    assert by_middleware.status_code == 200 and by_middleware.data == by_flask.data
+    assert dict(by_middleware.headers) == dict(by_flask.headers)
+    # a language, a search or a whole page not rendered yet: Flask's
+    assert german.get(poll, headers={**HX, "Accept-Language": "de"}).status_code == 299
+    german.set_cookie("lang", "de")
+    assert german.get(poll, headers=HX).status_code == 299
+    assert second.get(poll + players[0].name[:3], headers=HX).status_code == 299
+    assert second.get(poll).status_code == 299
+    # the language menu's cookie wins over the browser's languages, as in Flask
+    english = app.test_client()
+    english.set_cookie("lang", "en")
+    assert english.get(poll, headers={**HX, "Accept-Language": "de"}).data == by_flask.data
