@@ -153,3 +153,38 @@ def test_seating_a_bot_keeps_the_overview_s_page(sqlite_app: Flask, sqlite_sessi
     assert 'name="page" value="2"' in page
     pressed = client.post(f"{base}/tables/2/seats/1/bot", data={"bot": "1", "level": "easy", "page": "2"})
     assert pressed.status_code == 302 and pressed.headers["Location"].endswith(f"{base}?page=2")
+
+
+def test_publishing_leaves_a_strong_bot_s_moves_owed_once_its_time_is_up(sqlite_app: Flask, sqlite_session: Session,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import date
+
+    from organizer.services import events as event_service
+    from organizer.services import live_tables
+    from organizer.services import rounds as round_service
+
+    from .conftest import add_players
+
+    monkeypatch.setattr(live_log, "BOT_SECONDS", 0.0)  # the time is up at once
+    data = event_service.EventInput(name="Bot Cup", date=date(2026, 5, 2))
+    data.round_formats = ["draft"]
+    data.preferred_table_size = 2
+    event = event_service.create_event(sqlite_session, data, None, "test")
+    add_players(sqlite_session, event, 4)
+    rnd = round_service.propose_round(sqlite_session, event, "test", seed=5)
+    assert rnd.id is not None
+    # bots seated before the round is published (an imported round): a strong one at table 1,
+    # a normal one at table 2
+    for view, level in zip(round_service.tables_of(sqlite_session, rnd.id), ("strong", "normal"), strict=True):
+        view.seats[1].seat.is_bot, view.seats[1].seat.bot_level = True, level
+        sqlite_session.add(view.seats[1].seat)
+    sqlite_session.commit()
+    round_service.publish_round(sqlite_session, event, rnd, "test")
+    live_tables.start_round(sqlite_session, event, rnd)
+    strong, normal = round_service.tables_of(sqlite_session, rnd.id)
+    assert strong.table.id is not None and normal.table.id is not None
+    assert stored_log(sqlite_app, strong.table.id) == [], "the strong bot's pick stays owed for a tick"
+    assert _bot_kinds(stored_log(sqlite_app, normal.table.id), 1) == ["heuristic"]
+    client = _organizer(sqlite_app, sqlite_session)
+    page = client.get(f"/events/{event.id}/rounds/1/live").text
+    assert '<input type="hidden" name="table" value="1">' in page and 'name="table" value="2"' not in page
