@@ -15,9 +15,12 @@ Run: .venv/bin/python bench/bench_public.py [--phones 500] [--tables 60] [--seco
    (30: two results a second from 60 tables, far more than a real round's), has one of its
    players open their page and send a corrected result (totals, the version they saw), the
    players taking turns so no one meets the reporting rate limit. So nearly every poll finds a
-   change: the figures are those of the page's fragment, not of the 204.
+   change: the figures are those of the page's fragment, not of the 204. ``--report-every 300``
+   is a quieter room (a result every 5 s), where some polls find nothing new.
 4. Figures per kind of request: count, p50/p95/p99 latency, errors (any status but the expected
-   one, a timeout, a refused connection). The load generator runs on the same machine.
+   one, a timeout, a refused connection). The load generator runs on the same machine, and so may
+   anything else: the CPU time the server's processes used is printed too, a figure the machine's
+   other load does not change much.
 
 The target of the issue: p95 under 100 ms for the phones, no errors, on SQLite."""
 
