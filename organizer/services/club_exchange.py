@@ -11,6 +11,7 @@ differ (edited, or exported with other results).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import date as Date
 from datetime import datetime
@@ -62,6 +63,8 @@ def export_club(session: Session) -> dict[str, Any]:
         "format": FORMAT, "version": VERSION,
         "registry": [{"id": e.id, "name": e.name, "email": e.email, "merged_into": e.merged_into_id,
                       "merged_at": _time(e.merged_at), "created_at": _time(e.created_at),
+                      # the player's consent and the address they may have shared go with them
+                      "public_profile": e.public_profile, "public_code": e.public_code,
                       "players": links.get(e.id or 0, [])} for e in entries],
         "seasons": [{"name": s.name, "starts_on": s.starts_on.isoformat(), "ends_on": s.ends_on.isoformat(),
                      "rule": s.rule, "best_of": s.best_of, "min_events": s.min_events,
@@ -177,6 +180,10 @@ class _Events:
         return found[0]
 
 
+#: a public profile's code as ``models.new_code`` makes them (URL-safe base64)
+_CODE = re.compile(r"[A-Za-z0-9_-]{16,32}")
+
+
 def _clear(session: Session) -> None:
     """Everything the file replaces, in an order the foreign keys allow."""
     session.execute(delete(RegistryReview))
@@ -197,6 +204,7 @@ def _import(session: Session, data: dict[str, Any], place: _Place) -> ClubImport
 
     # entries first (their ids in the file are only names for the links below)
     new_id: dict[int, int] = {}
+    codes: set[str] = set()
     entries: list[tuple[int, ClubPlayer, dict[str, Any]]] = []
     for index, raw in enumerate(registry, start=1):
         place.where = f"the registry → entry {index}"
@@ -213,6 +221,16 @@ def _import(session: Session, data: dict[str, Any], place: _Place) -> ClubImport
                            email=_text(item.get("email", ""), "the e-mail", 254).strip().casefold())
         if item.get("created_at"):
             entry.created_at = datetime.fromisoformat(_text(item["created_at"], "created_at", 40))
+        # older files have neither: a private profile with a new address
+        entry.public_profile = item.get("public_profile", False) is True
+        if item.get("public_code") is not None:
+            code = _text(item["public_code"], "the public profile's code", 32)
+            if not _CODE.fullmatch(code):
+                raise _Bad("its public profile's code should be 16 to 32 letters, digits, - or _")
+            if code in codes:
+                raise _Bad("its public profile's code is another entry's too")
+            codes.add(code)
+            entry.public_code = code
         session.add(entry)
         session.flush()
         assert entry.id is not None

@@ -63,8 +63,11 @@ def travel(data: dict[str, Any]) -> Any:
 
 def test_round_trip_into_another_installation_with_the_same_events(session: Session, other: Session) -> None:
     small_club(session)
+    ann = session.exec(select(ClubPlayer).where(ClubPlayer.name == "Ann")).one()
+    registry.set_public_profile(session, ann.id or 0, True)  # Ann agreed; her address goes with her
     club = club_exchange.export_club(session)
     assert [e["name"] for e in club["registry"]] == ["Ann", "Bo", "Cy", "Cyril"]
+    assert [e["public_profile"] for e in club["registry"]] == [True, False, False, False]
     cyril = club["registry"][3]
     assert cyril["merged_into"] == club["registry"][2]["id"]
     assert cyril["players"] == []  # its Feb player moved to Cy
@@ -80,6 +83,9 @@ def test_round_trip_into_another_installation_with_the_same_events(session: Sess
     assert done.ratings == len(club["ratings"]) > 0
 
     assert by_position(club_exchange.export_club(other)) == by_position(club)
+    there = registry.public_profile(other, ann.public_code)
+    assert there is not None and there.name == "Ann"
+    assert registry.public_profile(other, club["registry"][1]["public_code"]) is None  # Bo did not agree
     league_here = leagues.league(session, session.exec(select(Season.id)).one() or 0)
     league_there = leagues.league(other, other.exec(select(Season.id)).one() or 0)
     assert league_here is not None and league_there is not None
@@ -141,3 +147,21 @@ def test_export_and_import_pages(signed_in: FlaskClient, session: Session) -> No
     refused = signed_in.post("/club/import", data={"file": (io.BytesIO(b"{}"), "club.json")},
                              content_type="multipart/form-data")
     assert refused.status_code == 422 and "Nothing imported: Not a club export" in refused.text
+
+
+def test_a_bad_or_shared_public_code_is_refused(session: Session, other: Session) -> None:
+    small_club(session)
+    for event in session.exec(select(Event)).all():
+        event_import.import_event(other, travel(exchange.export_event(session, event)), None)
+    club = club_exchange.export_club(session)
+    for code, problem in (("short", "should be 16 to 32 letters"), ("<script>alert(1)</script>x", "should be 16"),
+                          (club["registry"][1]["public_code"], "is another entry's too")):
+        bad = travel(club)
+        bad["registry"][0]["public_code"] = code
+        with pytest.raises(InputError, match=problem):
+            club_exchange.import_club(other, bad)
+    older = travel(club)  # a file from before public profiles: everyone private, new addresses
+    for entry in older["registry"]:
+        del entry["public_profile"], entry["public_code"]
+    club_exchange.import_club(other, older)
+    assert not any(e.public_profile for e in other.exec(select(ClubPlayer)).all())
