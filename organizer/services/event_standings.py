@@ -111,9 +111,11 @@ def _fingerprint(session: Session, event: Event, player_ids: list[int]) -> tuple
         .join(GameTable, col(GameTable.id) == Result.table_id)
         .join(Round, col(Round.id) == GameTable.round_id)
         .where(col(Round.event_id) == event.id)).one()
+    # only the rounds whose results count: proposing (or discarding) the next round keeps the
+    # standings it was seated from, which a 10,000-player proposal's page shows again
     rounds = session.execute(
         select_columns(col(Round.id), col(Round.number), col(Round.status), col(Round.format))
-        .where(col(Round.event_id) == event.id).order_by(col(Round.id))).all()
+        .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES)).order_by(col(Round.id))).all()
     return (event.version, event.edition, event.point_scheme, tuple(event.tiebreak_order), tuple(results),
             tuple(tuple(r) for r in rounds), tuple(player_ids))
 
