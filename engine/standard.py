@@ -242,7 +242,7 @@ class StandardState(State):
             arboretum = self.arboretums[actor]
             if not arboretum.is_legal_cell(cell):
                 self._check_placement(actor, arboretum, card, cell, "their arboretum")
-            arboretum.place(hand.pop(index), cell)  # the hand's own card object, equal to the action's
+            arboretum.place_trusted(hand.pop(index), cell)  # checked above; the hand's own card object
             self.history.append((actor, action))
             if len(hand) > HAND_SIZE or self.last_phase is not DISCARD:
                 self.phase = self.last_phase
