@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Text, cast, delete, insert
 from sqlalchemy import select as select_columns
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, func, select
 
 from ..models import (
@@ -52,6 +54,8 @@ from .paging import PER_PAGE, Page, page_of
 from .rules import species_tiebreak
 from .standings_schemes import UNIT
 from .translate import N_, _, ngettext
+
+log = logging.getLogger(__name__)
 
 RULES: dict[str, str] = {
     "sum": N_("sum of tournament points"),
@@ -333,12 +337,20 @@ def store_tallies(session: Session, event_ids: Sequence[int] | None = None) -> i
         return 0
     known = set(session.exec(select(Player.id).where(col(Player.event_id).in_(wanted))).all())
     tallies = _tallies(session, events, wanted)
-    session.execute(delete(LeagueTally).where(col(LeagueTally.event_id).in_(wanted)))
     rows = [{"event_id": e, "player_id": player, "units": u, "game_points": game, "species": species, "stamp": stamps[e]}
             for e in wanted for player, (u, game, species) in tallies[e].items() if player in known]
-    if rows:
-        session.execute(insert(LeagueTally), params=rows)
-    session.commit()
+    try:
+        session.execute(delete(LeagueTally).where(col(LeagueTally.event_id).in_(wanted)))
+        if rows:
+            session.execute(insert(LeagueTally), params=rows)
+        session.commit()
+    except DBAPIError:
+        # another request stored the same events at the same moment (PostgreSQL's unique key,
+        # SQLite's busy snapshot): its rows serve as well, and stale ones are scored by the league
+        # itself; the POST that asked has done its own work already
+        session.rollback()
+        log.warning("league figures of events %s not stored: stored concurrently", wanted[:5], exc_info=True)
+        return 0
     return len(wanted)
 
 

@@ -154,3 +154,26 @@ def test_a_ranked_league_is_kept_only_while_nothing_it_reads_changed(session: Se
     leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31), "average", 0, 3),
                         season)
     assert _league_table(session, season_id) == [(None, "Ann", 0.5, 70), (None, "Cy", 0.5, 80)]
+
+
+def test_figures_stored_at_the_same_moment_by_another_request_leave_the_league_right(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy import delete as real_delete
+    from sqlalchemy import false
+
+    jan = play_event(session, "Jan", date(2026, 1, 10), [[[("Ann", 50, 5), ("Bo", 40, 4)]]])
+    season_id = leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31))).id or 0
+    result = session.exec(select(Result).join(GameTable).join(Round).where(Round.event_id == jan.id)).one()
+    result.seats = [{**s, "points": 60 - s["points"]} for s in result.seats]  # Bo wins now
+    result.version += 1
+    result.updated_at = utcnow()
+    session.add(result)
+    session.commit()
+    # as if another request had stored the rows between this one's delete and insert: the unique
+    # key refuses the insert; nothing breaks, nothing half-written stays
+    monkeypatch.setattr(leagues, "delete", lambda model: real_delete(model).where(false()))
+    assert leagues.store_tallies(session) == 0
+    assert _league_table(session, season_id) == [(1, "Bo", 1, 20), (2, "Ann", 0, 10)]
+    monkeypatch.undo()
+    assert leagues.store_tallies(session) == 1
+    assert _league_table(session, season_id) == [(1, "Bo", 1, 20), (2, "Ann", 0, 10)]
