@@ -15,7 +15,9 @@ Run: .venv/bin/python bench/bench_practice_flood.py [--seconds 20] [--flooders 8
    the measuring client's interpreter lock (``--flood-in threads`` for the old way).
 3. Counted: the answers by status, the games stored (in the database, after every trial), and
    the server's CPU time per flood request (its processes' /proc times: what a refused request
-   costs the app, which other load on the machine does not inflate).
+   costs the app, which other load on the machine does not inflate). ``--control`` floods with
+   GETs of a static file instead: what a flood of the cheapest requests does to the table page
+   on this machine, the baseline for judging the practice form's share.
 Passes when no more than the limit were created and the median over the trials of the loaded
 p95 over the unloaded p95 is within 2x."""
 
@@ -51,14 +53,19 @@ def _table_page(client: Client, path: str) -> float:
     return time.perf_counter() - began
 
 
-def _flood(url: str, deadline: float, counts: Any) -> None:
+def _flood(url: str, deadline: float, counts: Any, control: bool = False) -> None:
     """One flooding client: posts the practice form until ``deadline`` (time.time()), then adds
-    its answers counted by status to ``counts`` (a shared list)."""
+    its answers counted by status to ``counts`` (a shared list). ``control``: asks for a static
+    file instead, the cheapest answer the server gives, so a flood's cost to the machine can be
+    told from what the app spends on each refusal."""
     client = Client(url)
     client.get("/practice")
     seen: Counter[int] = Counter()
     while time.time() < deadline:
-        seen[client.post("/practice", {"mode": "solo", "edition": "2018"}).status] += 1
+        if control:
+            seen[client.get("/static/organizer.css").status] += 1
+        else:
+            seen[client.post("/practice", {"mode": "solo", "edition": "2018"}).status] += 1
     counts.append(dict(seen))
 
 
@@ -87,6 +94,8 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=20)
     parser.add_argument("--trials", type=int, default=3)
     parser.add_argument("--flood-in", choices=("processes", "threads"), default="processes")
+    parser.add_argument("--control", action="store_true",
+                        help="flood with GETs of a static file instead (what any flood costs on this machine)")
     args = parser.parse_args()
 
     trials: list[dict[str, Any]] = []
@@ -111,10 +120,11 @@ def main() -> int:
                 counts = manager.list()
                 deadline = time.time() + args.seconds
                 if args.flood_in == "processes":
-                    flooders: list[Any] = [multiprocessing.Process(target=_flood, args=(server.url, deadline, counts))
-                                           for _ in range(args.flooders)]
+                    flooders: list[Any] = [
+                        multiprocessing.Process(target=_flood, args=(server.url, deadline, counts, args.control))
+                        for _ in range(args.flooders)]
                 else:
-                    flooders = [threading.Thread(target=_flood, args=(server.url, deadline, counts))
+                    flooders = [threading.Thread(target=_flood, args=(server.url, deadline, counts, args.control))
                                 for _ in range(args.flooders)]
                 cpu_before = server_cpu_seconds(server.process.pid)
                 for flooder in flooders:
@@ -133,7 +143,8 @@ def main() -> int:
             server.stop()
             manager.shutdown()
 
-    print(f"flood: {args.flooders} clients ({args.flood_in}) from one address, {args.seconds:.0f} s, gunicorn "
+    kind = " (control: a static file)" if args.control else ""
+    print(f"flood{kind}: {args.flooders} clients ({args.flood_in}) from one address, {args.seconds:.0f} s, gunicorn "
           f"{args.workers} workers x {args.threads} threads, limit {args.limit} per 10 minutes, {args.trials} trials, "
           f"{os.cpu_count()} cores")
     ratios = []
