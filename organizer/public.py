@@ -124,6 +124,8 @@ class _Rendered:
 RENDER_WAIT_SECONDS = 10
 #: the page's fragments, by (event's code, stamp, search, language)
 _PANELS = _Rendered(64)
+#: whole pages (a phone's first visit) by (event's code, stamp, address, language)
+_PAGES = _Rendered(64)
 #: the page's rows (a table's card, a line of the standings, a player's results), by (macro,
 #: language, its data): a result changes a few rows, and a page of a big event has hundreds
 _ROWS = _Rendered(20_000)
@@ -231,11 +233,15 @@ def cached_fragment(code: str, stamp: str, search: str, language: str) -> str | 
 
 
 def _public(event: Event, stamp: str | None = None) -> Any:
-    panel = _panel(event, stamp)
+    assert event.id is not None
+    current = stamp or service.stamp(get_session(), event.id)
+    panel = _panel(event, current)
     if htmx:
         return panel, 200, _NO_STORE
-    return render_template("public/event.html", event=event, panel=Markup(panel), search=request.args.get("q", "")[:80]), \
-        200, _NO_STORE
+    # the whole page around it: the same for every visitor but its address (the language menu's way back)
+    key = (event.public_code, current, request.full_path, current_language())
+    return _PAGES.get_or_render(key, lambda: render_template(
+        "public/event.html", event=event, panel=Markup(panel), search=request.args.get("q", "")[:80])), 200, _NO_STORE
 
 
 @bp.get("/e/<code>")
