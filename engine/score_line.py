@@ -27,11 +27,15 @@ _PLAYER_KEYS = frozenset({"name", "arboretum", "hand"})
 _STANDARD = {"standard-2018": (Edition.E2018, True), "standard-2010": (Edition.E2010, False)}
 _X, _Y, _SPECIES, _VALUE = itemgetter("x"), itemgetter("y"), itemgetter("species"), itemgetter("value")
 _INT_ONLY = frozenset({int})
-#: cells are ints y * _ROW + x; coordinates this large or larger take the full path
-_ROW = 1 << 16
-_REACH = 1 << 14
-#: the steps to a cell's neighbours, in the order PathFinder tries them, for map(add, cells, step)
-_RIGHT, _LEFT, _DOWN, _UP = repeat(1), repeat(-1), repeat(_ROW), repeat(-_ROW)
+#: cells are ints y * _ROW + x (+ _PLAYER * the player's seat), all below 2**30 so that CPython
+#: adds and hashes them as one-digit ints; coordinates this large or larger take the full path
+_ROW = 1 << 11
+_REACH = 1 << 10
+#: for n cards, the steps to their neighbours to the right, left, below and above, in the order
+#: PathFinder tries them (at most 80 cards in a game)
+_STEPS: dict[int, list[int]] = {}
+#: for n cards, each card's position, once for each direction
+_RANKS: dict[int, list[int]] = {}
 _EIGHTS = frozenset(8 * k + 7 for k in range(10))
 #: far beyond any card value: the value of "no neighbour" in a search
 _NO_CARD = 99
@@ -40,11 +44,12 @@ _NO_CARD = 99
 class _InPlay:
     """Look-ups for one list of species in play (shared by every case listing the same)."""
 
-    __slots__ = ("names", "planted", "texts", "claims", "ones", "unscored")
+    __slots__ = ("names", "first", "texts", "claims", "ones", "unscored")
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = tuple(names)
-        self.planted = {(name, value): 8 * k + value - 1 for k, name in enumerate(names) for value in range(1, 9)}
+        #: a planted card is its species' number here plus its value
+        self.first = {name: 8 * k - 1 for k, name in enumerate(names)}
         self.texts = {f"{name} {value}": 8 * k + value - 1 for k, name in enumerate(names) for value in range(1, 9)}
         #: a card's part of a hand's claims, byte k of an int holding the sum of species k (at
         #: most 36): a hand's claims are then one sum() and one to_bytes(), both in C
@@ -83,7 +88,7 @@ def _in_play(edition: Edition, listed: object) -> _InPlay | None:
 
 
 #: players' cells lie this far apart, so one dict finds the cards of every arboretum of a table
-_PLAYER = 1 << 32
+_PLAYER = 1 << 23
 #: a path's (points, length) as one int, points * _LEN + length, which orders as the pair does
 #: (a path climbs in value, so it is at most 8 cards long)
 _LEN = 64
@@ -136,7 +141,7 @@ def score_line(data: object) -> str | None:
     try:
         hand_cards = list(map(in_play.texts.__getitem__, held))
         xs, ys, values = list(map(_X, planted)), list(map(_Y, planted)), list(map(_VALUE, planted))
-        cards = list(map(in_play.planted.__getitem__, zip(map(_SPECIES, planted), values, strict=True)))
+        firsts = list(map(in_play.first.__getitem__, map(_SPECIES, planted)))
     except (KeyError, TypeError):  # a card not of a species in play, not an object, without x...
         return None
     n = len(planted)
@@ -145,8 +150,9 @@ def score_line(data: object) -> str | None:
     numbers = xs + ys + values
     if sum(map(len, planted)) != 4 * n or not set(map(type, numbers)) <= _INT_ONLY:
         return None
-    if n and max(map(abs, numbers)) >= _REACH:
+    if n and (max(numbers) >= _REACH or min(numbers) <= -_REACH or min(values) < 1 or max(values) > 8):
         return None
+    cards = list(map(add, firsts, values))
     every_card = cards + hand_cards
     if len(set(every_card)) != len(every_card):
         return None
@@ -154,24 +160,22 @@ def score_line(data: object) -> str | None:
     index = dict(zip(cells, range(n), strict=True))
     if len(index) != n:  # two cards in one cell
         return None
-    # each card's neighbours (n for none), found by C-level maps, not a loop over the cards
-    get, none = index.get, repeat(n)
-    around = (
-        list(map(get, map(add, cells, _RIGHT), none)),
-        list(map(get, map(add, cells, _LEFT), none)),
-        list(map(get, map(add, cells, _DOWN), none)),
-        list(map(get, map(add, cells, _UP), none)),
-    )
+    # each card's neighbours to the right, left, below and above (n for none), found by two
+    # C-level maps over the four lists' cells one after another, not a loop over the cards
+    steps = _STEPS.get(n)
+    if steps is None:
+        steps = _STEPS[n] = [1] * n + [-1] * n + [_ROW] * n + [-_ROW] * n
+    near = list(map(index.get, map(add, cells * 4, steps), repeat(n)))
+    around = (near[:n], near[n : 2 * n], near[2 * n : 3 * n], near[3 * n :])
     # one group each: so it is when every card but a player's first has a neighbour listed before
-    # it (an arboretum listed in the order it grew); otherwise grown from the first card
+    # it (an arboretum listed in the order it grew; a first card has none, its neighbours are
+    # listed after it); otherwise grown from the first card
     if n > 1:
-        limits = list(range(n))
-        start = 0
-        for end in ends:
-            if end > start:
-                limits[start] = n + 1
-            start = end
-        if not all(map(lt, map(min, *around), limits)):
+        ranks = _RANKS.get(n)
+        if ranks is None:
+            ranks = _RANKS[n] = list(range(n)) * 4
+        joined = set(compress(ranks, map(lt, near, ranks)))
+        if len(joined) != n - len(set(ends)) + (0 in ends):
             start = 0
             for end in ends:
                 if end - start > 1 and not _connected(cells[start:end]):

@@ -105,3 +105,36 @@ def test_a_damaged_table_gets_the_full_paths_answer(data: st.DataObject) -> None
     fast = score_line(json.loads(json.dumps(case)))
     if fast is not None:
         assert fast == full_path(case)
+
+
+def test_arboretums_empty_reordered_split_or_far_out_give_the_full_paths_answer() -> None:
+    """The checks made over a whole table at once (one cell index for every arboretum, each card
+    joined to one listed before it) answer per arboretum, as the full path does."""
+    rng = random.Random(11)
+    for k in range(120):
+        case = random_case(rng)
+        players = case["players"]
+        seat = k % 4
+        planted = players[seat]["arboretum"]
+        if k % 6 == 0:
+            players[seat]["arboretum"] = []  # an empty arboretum before, between or after others
+        elif k % 6 == 1:
+            rng.shuffle(planted)  # connected, but not listed in the order it grew
+        elif k % 6 == 2:
+            planted[-1]["x"] += 5  # one card away from the others
+        elif k % 6 == 3:
+            for card in planted:  # far from the origin: ints of more than one digit inside
+                card["x"] += 2**12
+        elif k % 6 == 4:
+            for card in planted:  # at the edge of the coordinates the fast path takes
+                card["x"] += 1015
+                card["y"] -= 1015
+        else:
+            planted[0], planted[-1] = planted[-1], planted[0]  # the first card listed is not the first planted
+        fast = score_line(copy.deepcopy(case))
+        full = full_path(case)
+        assert fast is None or fast == full
+        if k % 6 in (0, 1, 5):
+            assert fast is not None and full is not None
+        if k % 6 == 2:
+            assert full is None
