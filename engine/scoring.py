@@ -179,8 +179,9 @@ class ScoringRules:
         return 0
 
     def winners(self, players: Sequence[PlayerScore]) -> tuple[int, ...]:
-        best = max(self.rank_key(p) for p in players)
-        return tuple(i for i, p in enumerate(players) if self.rank_key(p) == best)
+        keys = [self.rank_key(p) for p in players]
+        best = max(keys)
+        return tuple(i for i, key in enumerate(keys) if key == best)
 
     def rank_key(self, player: PlayerScore) -> tuple[int, ...]:
         if self.species_tiebreak:
@@ -190,7 +191,8 @@ class ScoringRules:
     def ranks(self, players: Sequence[PlayerScore]) -> tuple[int, ...]:
         """Competition ranks (1, 2, 2, 4) by the same order that decides the winner."""
         keys = [self.rank_key(p) for p in players]
-        return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+        # key < other: how many players rank above this one
+        return tuple([1 + sum(map(key.__lt__, keys)) for key in keys])
 
     def check_seats(self, seats: Sequence[Seat]) -> None:
         """Rule-set specific checks on a finished table (hand sizes and the like)."""
