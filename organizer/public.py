@@ -128,7 +128,7 @@ _PANELS = _Rendered(64)
 _PAGES = _Rendered(64)
 #: the page's rows (a table's card, a line of the standings, a player's results), by (macro,
 #: language, its data): a result changes a few rows, and a page of a big event has hundreds
-_ROWS = _Rendered(20_000)
+_ROWS = _Rendered(10_000)
 
 
 def _row_memo(language: str) -> Callable[..., Markup]:
@@ -146,8 +146,10 @@ class _SharedPanels:
     change is rendered by one process (the others wait on its lock file and read its file), not by
     every worker. A fragment names its event's code and stamp, so it never outlives what it shows."""
 
-    #: a fragment written this long ago is deleted (its stamp has almost surely moved on; if not, it is rendered again)
-    KEEP_SECONDS = 300.0
+    #: a fragment written this long ago is deleted: its stamp has almost surely moved on (if not,
+    #: the processes hold it in memory). While results come in, a big event's page changes every
+    #: second or so, 100 kB each time.
+    KEEP_SECONDS = 60.0
 
     def __init__(self) -> None:
         self.pruned = 0.0
