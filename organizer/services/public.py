@@ -222,18 +222,23 @@ def _results_grid(session: Session, event: Event, rounds: list[Round]) -> tuple[
     played = [r.number for r in rounds if r.status in PLAYED_STATUSES]
     column = {number: index for index, number in enumerate(played)}
     names = _names(session, event)
-    rows = session.execute(  # sqlmodel's select types at most four columns
-        sa_select(col(Round.number), col(GameTable.number), col(Seat.player_id), col(Result.seats), col(Result.status))
+    played_tables = (sa_select(col(GameTable.id)).join(Round, col(Round.id) == GameTable.round_id)
+                     .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES)))
+    # each result's seats decoded once per table, not once per seat
+    places = {table_id: _places(seats, status) for table_id, seats, status in session.execute(
+        sa_select(col(Result.table_id), col(Result.seats), col(Result.status))
+        .where(col(Result.table_id).in_(played_tables)))}
+    rows = session.execute(
+        sa_select(col(Round.number), col(GameTable.id), col(GameTable.number), col(Seat.player_id))
         .join(GameTable, col(GameTable.round_id) == Round.id)
         .join(Seat, col(Seat.table_id) == GameTable.id)
-        .outerjoin(Result, col(Result.table_id) == GameTable.id)
         .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES), col(Seat.player_id).is_not(None))
     ).all()
     grid: dict[int, list[PlayerRound | None]] = {}
-    for round_number, table_number, player_id, seats, status in rows:
+    for round_number, table_id, table_number, player_id in rows:
         if player_id is None or player_id not in names:
             continue
-        points, place = _places(seats, status).get(player_id, (None, None))
+        points, place = places.get(table_id, {}).get(player_id, (None, None))
         grid.setdefault(player_id, [None] * len(played))[column[round_number]] = PlayerRound(
             round_number, table_number, points, place)
     ordered = sorted(((names[pid], tuple(row)) for pid, row in grid.items()), key=lambda item: item[0].casefold())
