@@ -240,19 +240,57 @@ class SeatingSearch:
             self._neighbours[player] = found
         return found
 
+    def _seats(self, members: list[int]) -> int:
+        """The table's unavoidable repeated seats (`table_cost`'s second part) alone."""
+        new = self.new_positions
+        if len(members) == 4:
+            a, b, c, d = members
+            key = new[a] | new[b] << 4 | new[c] << 8 | new[d] << 12
+        elif len(members) == 3:
+            a, b, c = members
+            key = 1 << 16 | new[a] | new[b] << 4 | new[c] << 8
+        else:
+            a, b = members
+            key = 2 << 16 | new[a] | new[b] << 4
+        seats = self._seat_repeats.get(key)
+        if seats is None:
+            seats = self._seat_repeats[key] = unavoidable_seat_repeats(
+                [new[p] for p in members], OPEN_POSITIONS[len(members)]
+            )
+        return seats
+
     def _best_swap(self, i: int, candidates: Iterable[int]) -> bool:
         """Make the best strictly improving swap of i with one of the candidates, if any."""
         best: tuple[TableCost, int, TableCost, TableCost] | None = None
         here = self.where[i]
+        where, tables, costs, level = self.where, self.tables, self.costs, self._level
+        table_a, old_a = tables[here], costs[here]
         for j in candidates:
-            if self.where[j] == here:
+            there = where[j]
+            if there == here:
                 continue
             # Repeats come first, so most candidates are ruled out by this cheap count alone.
             repeats_change = self._repeats_change(i, j)
-            if repeats_change > 0 or (self._level == 1 and repeats_change == 0):
+            if repeats_change > 0 or (level == 1 and repeats_change == 0):
                 continue
-            new_a, new_b, change = self._swap_gain(i, j)
-            better = change[: self._level] < ZERO[: self._level]
+            members_a = [j if m == i else m for m in table_a]
+            members_b = [i if m == j else m for m in tables[there]]
+            if repeats_change == 0:
+                # Then the seats come next: a swap adding unavoidable repeated seats is neither an
+                # improvement nor better than the best so far (most candidates of a big round).
+                seats_change = self._seats(members_a) + self._seats(members_b) - old_a[1] - costs[there][1]
+                if seats_change > 0 or (best is not None and (0, seats_change) > best[0][:2]):
+                    continue
+            new_a, new_b = self.table_cost(members_a), self.table_cost(members_b)
+            old_b = costs[there]
+            change = (
+                new_a[0] + new_b[0] - old_a[0] - old_b[0],
+                new_a[1] + new_b[1] - old_a[1] - old_b[1],
+                new_a[2] + new_b[2] - old_a[2] - old_b[2],
+                new_a[3] + new_b[3] - old_a[3] - old_b[3],
+                new_a[4] + new_b[4] - old_a[4] - old_b[4],
+            )
+            better = change[:level] < ZERO[:level]
             if better and (best is None or change < best[0]):
                 best = (change, j, new_a, new_b)
         if best is None:
