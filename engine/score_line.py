@@ -3,12 +3,13 @@ result line.
 
 ``arboretum score`` spends its time on thousands of ordinary tables. For those, this module checks
 and scores the parsed JSON on plain ints (a card is ``8 * species + value - 1``, a cell
-``y * 2**16 + x``) and writes the line :meth:`TableScore.to_json_text` would, without building the
-typed records. Anything unusual (another rule set, cards written another way, a fault of any
-kind) returns None, and the command takes the full path of :mod:`engine.case`, which names faults
-and is the one definition of the rules; ``tests/engine/test_score_line.py`` holds the two to the
-same bytes. The path search is :meth:`engine.paths.PathFinder.best_path`'s, step for step, so that
-equal paths are chosen the same way."""
+``y * 2**11 + x + 2**23 * seat``, every player's cards in one list) and writes the line
+:meth:`TableScore.to_json_text` would, without building the typed records. Anything unusual
+(another rule set, cards written another way, a fault of any kind) returns None, and the command
+takes the full path of :mod:`engine.case`, which names faults and is the one definition of the
+rules; ``tests/engine/test_scoring_fast_path.py`` holds the two to the same bytes. The path search
+makes :meth:`engine.paths.PathFinder.best_path`'s choices, so that equal paths are chosen the same
+way."""
 
 from __future__ import annotations
 
