@@ -2,7 +2,7 @@
 heuristic bot's win rate against random bots over seeded games.
 
 Run: .venv/bin/python bench/bench_bots.py [--games 1000] [--seconds 3] [--jobs N] [--write]
-     .venv/bin/python bench/bench_bots.py --levels [--games 1000] [--strong-games 300] [--playouts 120]
+     .venv/bin/python bench/bench_bots.py --levels [--games 1000] [--strong-games 300] [--playouts 60]
 
 1. Speed: every seat played by the same bot (random, then heuristic), whole games dealt, played
    and scored, timed in process CPU time in this one process (one core).
@@ -17,10 +17,11 @@ Run: .venv/bin/python bench/bench_bots.py [--games 1000] [--seconds 3] [--jobs N
 
 3. ``--levels``: the levels against each other, seats rotated one seat per game: one strong bot
    against normal bots (``--strong-games`` games, the strong bot at a fixed ``--playouts`` per
-   decision instead of its 1-second default, so the figures do not depend on the machine's
-   load), one normal bot against easy bots, in standard 2 and 4 players and the draft with 3;
-   then each level's solo win rate (Q placing by the rule), and the strong bot's time per
-   decision at its default budget."""
+   decision, by default its own default, and no time cap, so the figures do not depend on the
+   machine's load), one normal bot against easy bots, in standard 2 and 4 players and the draft
+   with 3; then each level's solo win rate (Q placing by the rule), and the strong bot's CPU time
+   per decision at its default playouts. ``--rows strong|easy`` and ``--only "<game>"`` run a part
+   of the table (a machine shared with others: one row per process); progress goes to stderr."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bots import make_bot, play_game  # noqa: E402
+from engine.bots import DEFAULT_PLAYOUTS, make_bot, play_game  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.simulate import simulate  # noqa: E402
 
@@ -80,9 +81,10 @@ def strength_chunk(args: tuple[str, int, str, list[str], int, int]) -> dict[str,
 
 
 def win_rate(mode: str, players: int, edition: str, bots: list[str], games: int, pool: ProcessPoolExecutor,
-             jobs: int) -> dict[str, dict[str, float]]:
-    """Per bot: seat-games, wins and mean score over ``games`` seeded games, merged over chunks."""
-    size = math.ceil(games / (jobs * 4))
+             jobs: int, chunk: int = 0) -> dict[str, dict[str, float]]:
+    """Per bot: seat-games, wins and mean score over ``games`` seeded games, merged over chunks
+    of ``chunk`` games (0: about eight chunks a process)."""
+    size = chunk or max(1, math.ceil(games / (jobs * 8)))
     chunks = [(mode, players, edition, bots, min(size, games - first), first) for first in range(0, games, size)]
     merged: dict[str, dict[str, float]] = {}
     for part in pool.map(strength_chunk, chunks):
@@ -91,6 +93,10 @@ def win_rate(mode: str, players: int, edition: str, bots: list[str], games: int,
             into["games"] += row["games"]
             into["wins"] += row["wins"]
             into["score_sum"] += row["mean_score"] * row["games"]
+        # progress (not part of the table): the first bot's running figure, the chunks in order
+        first = merged[bots[0]]
+        print(f"  ... {label(mode, players, edition)} {bots[0]}: {first['wins']:.0f} wins of {first['games']:.0f} "
+              f"seat-games", file=sys.stderr, flush=True)
     return merged
 
 
@@ -109,15 +115,25 @@ LEVEL_ROWS = [("standard", 2, "2018"), ("standard", 4, "2018"), ("draft", 3, "20
 
 def levels_table(args: argparse.Namespace, pool: ProcessPoolExecutor, emit: Any) -> None:
     strong = f"strong:{args.playouts}"
+    rows = args.rows
     emit(f"Levels, seats rotated one seat per game (seed {SEED}); the strong bot at {args.playouts} playouts a "
-         "decision; 95% Wilson intervals; a shared win counts for every winner:")
+         "decision and no time cap (so the figures do not depend on the machine's load); 95% Wilson "
+         "intervals; a shared win counts for every winner:")
     emit()
     emit("| game | bot against | games | wins | 95% interval | seat share | mean score (bot / others) |")
     emit("|---|---|---:|---:|---:|---:|---|")
-    for top, low, games in ((strong, "heuristic", args.strong_games), ("heuristic", "easy", args.games)):
+    pairs = []
+    if rows in ("all", "strong"):
+        pairs.append((strong, "heuristic", args.strong_games))
+    if rows in ("all", "easy"):
+        pairs.append(("heuristic", "easy", args.games))
+    for top, low, games in pairs:
         for mode, players, edition in LEVEL_ROWS:
+            if args.only and args.only != label(mode, players, edition):
+                continue
             started = time.perf_counter()
-            merged = win_rate(mode, players, edition, [top] + [low] * (players - 1), games, pool, args.jobs)
+            merged = win_rate(mode, players, edition, [top] + [low] * (players - 1), games, pool, args.jobs,
+                              args.chunk)
             a, b = merged[top], merged[low]
             lo, hi = wilson(a["wins"], a["games"])
             name = {strong: "strong", "heuristic": "normal"}[top]
@@ -125,50 +141,64 @@ def levels_table(args: argparse.Namespace, pool: ProcessPoolExecutor, emit: Any)
             emit(f"| {label(mode, players, edition)} | {name} vs {players - 1} {other} | {a['games']:.0f} | "
                  f"{a['wins'] / a['games']:.1%} | {lo:.1%}–{hi:.1%} | {1 / players:.1%} | "
                  f"{a['score_sum'] / a['games']:.1f} / {b['score_sum'] / b['games']:.1f} |")
-            print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
+            print(f"  ({time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.1f})", flush=True)
     emit()
+    solo = []
+    if rows in ("all", "easy"):
+        solo += [("random", args.games), ("easy", args.games), ("heuristic", args.games)]
+    if rows in ("all", "strong"):
+        solo.append((strong, args.strong_games))
+    if args.no_solo:
+        solo = []
     emit("| solo (Q places by the rule) | games | player wins | 95% interval | mean score |")
     emit("|---|---:|---:|---:|---:|")
-    for bot, games in (("random", args.games), ("easy", args.games), ("heuristic", args.games),
-                       (strong, args.strong_games)):
+    for bot, games in solo:
         row = win_rate("solo", 1, "2018", [bot], games, pool, args.jobs)[bot]
         lo, hi = wilson(row["wins"], row["games"])
         name = {"heuristic": "normal", strong: "strong"}.get(bot, bot)
         emit(f"| {name} | {row['games']:.0f} | {row['wins'] / row['games']:.1%} | {lo:.1%}–{hi:.1%} | "
              f"{row['score_sum'] / row['games']:.1f} |")
     emit()
-    emit("Strong bot, default budget (400 playouts, capped at 1 s), seconds per decision on this machine:")
+    if args.timing_games <= 0:
+        return
+    emit(f"Strong bot at its default budget ({DEFAULT_PLAYOUTS} playouts a decision) without its time cap, "
+         "CPU seconds per decision in this one process (one core), in a few games against normal bots; "
+         "'searched': decisions that ran the search (the others are the heuristic's, in the early turns):")
     emit()
-    emit("| game | decisions | searched | mean | 95th percentile | max |")
+    emit("| game | decisions | searched | median searched | mean | max |")
     emit("|---|---:|---:|---:|---:|---:|")
     for mode, players, edition in [*LEVEL_ROWS, ("solo", 1, "2018")]:
-        times, searched = decision_times(mode, players, edition, games=2)
-        times.sort()
-        emit(f"| {label(mode, players, edition)} | {len(times)} | {searched} | {sum(times) / len(times):.3f} | "
-             f"{times[int(len(times) * 0.95)]:.3f} | {times[-1]:.3f} |")
+        times, searched = decision_times(mode, players, edition, games=args.timing_games)
+        ordered = sorted(times)
+        hard = sorted(t for t, s in zip(times, searched, strict=True) if s)
+        median = hard[len(hard) // 2] if hard else 0.0
+        emit(f"| {label(mode, players, edition)} | {len(times)} | {len(hard)} | {median:.3f} | "
+             f"{sum(times) / len(times):.3f} | {ordered[-1]:.3f} |")
 
 
-def decision_times(mode: str, players: int, edition: str, games: int) -> tuple[list[float], int]:
-    """Wall seconds of each strong-bot decision (default budget) in a few games against normal bots."""
+def decision_times(mode: str, players: int, edition: str, games: int) -> tuple[list[float], list[bool]]:
+    """CPU seconds of each strong-bot decision (default playouts, no time cap) in a few games
+    against normal bots, and whether each one searched."""
     from engine.bots import StrongBot
     from engine.game import SIMULTANEOUS
 
     times: list[float] = []
-    searched = 0
+    searched: list[bool] = []
     for index in range(games):
         state = Game(mode, players, seed=index, edition=edition).new_initial_state()
         seats = players + 1 if mode == "solo" else players
-        bots = [StrongBot()] + [make_bot("heuristic")] * (seats - 1)
+        strong = StrongBot(seconds=None)
+        bots = [strong] + [make_bot("heuristic")] * (seats - 1)
         rng = random.Random(index)
         while not state.is_terminal():
             player = state.current_player()
             for seat in state.awaited_seats() if player == SIMULTANEOUS else [player]:
-                start = time.perf_counter()
+                start = time.process_time()
                 action = bots[seat].choose(state, seat, rng)
                 if seat == 0:
-                    times.append(time.perf_counter() - start)
-                    reason = getattr(bots[0], "last_reason", None)
-                    searched += bool(reason is not None and getattr(reason, "playouts", 0))
+                    times.append(time.process_time() - start)
+                    reason = strong.last_reason
+                    searched.append(bool(reason is not None and getattr(reason, "playouts", 0)))
                 state.apply_action(action, seat)
     return times, searched
 
@@ -182,7 +212,14 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
     parser.add_argument("--levels", action="store_true", help="the levels' table instead (easy, normal, strong)")
     parser.add_argument("--strong-games", type=int, default=300, help="games per strong-bot row (default 300)")
-    parser.add_argument("--playouts", type=int, default=120, help="the strong bot's playouts a decision (default 120)")
+    parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
+                        help=f"the strong bot's playouts a decision (default {DEFAULT_PLAYOUTS}, its own default)")
+    parser.add_argument("--only", default="", help="levels: only this game's rows, e.g. 'standard 2p 2018'")
+    parser.add_argument("--chunk", type=int, default=0, help="games per chunk of work (progress after each)")
+    parser.add_argument("--no-solo", action="store_true", help="levels: without the solo rows")
+    parser.add_argument("--timing-games", type=int, default=2, help="games for the strong bot's time per decision")
+    parser.add_argument("--rows", default="all", help=(
+        "levels: 'strong', 'easy' (normal vs easy and solo), 'timing' (only the time per decision) or 'all'"))
     args = parser.parse_args()
     out: list[str] = []
 

@@ -114,15 +114,21 @@ class EasyBot:
         return actions[rng.choice(options)] if options else actions[0]
 
 
+#: the strong bot's playouts a decision (each a game played to its end by normal bots): on one
+#: idle core about half a second in the last turns of a two-player game (bench/bench_bots.py)
+DEFAULT_PLAYOUTS = 60
+
+
 class StrongBot:
     """Determinized flat Monte Carlo (see :mod:`engine.bots_search`). ``iterations``: playouts per
     decision (deterministic from the seed); ``seconds``: a cap on the time per decision (anytime:
     stopped early it plays the best found so far; the decision then depends on the machine's
-    speed); ``horizon``: search in the last that many cards (None: about three turns a seat)."""
+    speed); ``horizon``: search in the last that many cards (None: about three turns a seat);
+    ``rollout``: how the playouts are played ("heuristic": every seat the normal bot; "random")."""
 
     name = "strong"
 
-    def __init__(self, iterations: int = 400, seconds: float | None = 0.8, width: int = 6,
+    def __init__(self, iterations: int = DEFAULT_PLAYOUTS, seconds: float | None = 0.8, width: int = 6,
                  horizon: int | None = None, rollout: str = "heuristic", margin: float | None = None) -> None:
         from .bots_search import MARGIN_WEIGHT
 

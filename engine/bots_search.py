@@ -3,16 +3,25 @@
 For one decision it deals the cards its seat cannot see anew, consistently with what the seat has
 seen (:func:`determinize`: built from ``state.view(seat)`` and the public moves
 ``state.last_moves(...)`` only, never from the state's hidden zones), plays each candidate action
-in that deal and the rest of the game with quick random play, scores the end, and repeats with
-new deals while its budget lasts. It plays the candidate with the best mean result. The
-candidates are the heuristic's best few (its ranking reads only what the seat may see, see
-:mod:`engine.bots_knowledge`); it leaves the heuristic's own choice only for a candidate that did
+in that deal and the rest of the game with every seat playing the normal bot's choice (each
+reading only its own seat in that deal), scores the end, and repeats with new deals while its
+budget lasts. Random playouts were tried first and judged badly: random seats throw away the
+hands that decide the rights, so the strong bot was no better than the normal one (52% in two
+players); a playout of sensible play asks the question that matters, "what if everyone plays
+well from here".
+
+The candidates are the heuristic's best few (its ranking reads only what the seat may see, see
+:mod:`engine.bots_knowledge`), every source for a draw. Every candidate is played in the same
+deals with the same playout seed (common random numbers), so candidates are compared pairwise
+against the heuristic's choice; a candidate clearly worse after a few deals is dropped, so the
+budget goes to the ones that may beat it, and the heuristic's choice is left only for a candidate
 clearly better in the same deals, so a small budget falls back on the heuristic instead of on
 noise.
 
 The budget is ``iterations`` (playouts per decision, deterministic from ``rng``) and an optional
 ``seconds`` cap (anytime: stopping early still gives a legal, weaker choice). A result is
-1 for a win, 1/k for a win shared by k, 0 for a loss, plus a little for the score margin."""
+1 for a win, 1/k for a win shared by k, 0 for a loss, plus a little for the score margin against
+the best other seat."""
 
 from __future__ import annotations
 
@@ -34,7 +43,11 @@ from .views import PublicMove, SeatView
 #: weight of the score margin (per point) next to the win itself
 MARGIN_WEIGHT = 0.02
 #: standard errors by which a candidate must beat the heuristic's choice to be played instead
-CONFIDENCE = 2.0
+CONFIDENCE = 1.5
+#: deals after which a candidate clearly worse than the heuristic's choice is no longer played,
+#: and by how many standard errors it must be worse
+PRUNE_AFTER = 4
+PRUNE_SE = 1.0
 
 
 @dataclass(frozen=True)
@@ -253,6 +266,10 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     sums = [0.0] * count
     diffs = [0.0] * count
     squares = [0.0] * count
+    #: candidates still played; one clearly worse than the heuristic's choice is dropped, so the
+    #: budget goes to the ones that may beat it (candidate 0 is always played: the pairs need it)
+    active = list(range(count))
+    dropped_at: dict[int, int] = {}
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
     deals = 0
@@ -266,32 +283,46 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
         began = time.perf_counter()
         det = determinize(state, seat, rng)
         playout_seed = rng.getrandbits(32)
-        results = []
-        for action in candidates:
+        results: dict[int, float] = {}
+        for index in active:
             trial = det.clone()
-            trial.apply_action(action, seat)
+            trial.apply_action(candidates[index], seat)
             playout(trial, random.Random(playout_seed))
-            results.append(_result(trial, seat, margin))
-        for index, value in enumerate(results):
+            results[index] = _result(trial, seat, margin)
+        for index, value in results.items():
             sums[index] += value
             diffs[index] += value - results[0]
             squares[index] += (value - results[0]) ** 2
         deals += 1
-        done += count
+        done += len(active)
         last_cost = time.perf_counter() - began
-    means = [total / deals for total in sums]
+        if deals >= PRUNE_AFTER and len(active) > 2:
+            for i in active[1:]:
+                if diffs[i] / deals + PRUNE_SE * _error(diffs[i], squares[i], deals) < 0:
+                    dropped_at[i] = deals
+            active = [i for i in active if i not in dropped_at]
+            if len(active) == 1:
+                break  # nothing left that could beat the heuristic's choice
+    # a dropped candidate's mean is over the deals it was played in
+    played = [dropped_at.get(index, deals) for index in range(count)]
+    means = [sums[i] / played[i] for i in range(count)]
     # leave the heuristic's choice only for a candidate clearly better in these deals: its mean
     # gain over it at least CONFIDENCE standard errors
     best = 0
     best_gain = 0.0
-    for index in range(1, count):
+    for index in active[1:]:
         gain = diffs[index] / deals
-        spread = math.sqrt(max(0.0, squares[index] / deals - gain * gain) / max(1, deals - 1))
-        if gain > best_gain and gain > CONFIDENCE * spread:
+        if gain > best_gain and gain > CONFIDENCE * _error(diffs[index], squares[index], deals):
             best, best_gain = index, gain
     second = max((i for i in range(count) if i != best), key=lambda i: means[i])
     reason = Reason(str(candidates[best]), means[best], str(candidates[second]), means[second], deals)
     return candidates[best], reason
+
+
+def _error(total: float, squares: float, n: int) -> float:
+    """Standard error of a mean from its sum and sum of squares over ``n`` values."""
+    mean = total / n
+    return math.sqrt(max(0.0, squares / n - mean * mean) / max(1, n - 1))
 
 
 def budget_for(seconds: float) -> int:

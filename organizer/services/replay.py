@@ -15,7 +15,7 @@ from typing import Any
 from sqlmodel import Session
 
 from engine import ArboretumError, Card, Discard, Draw, Game, Pick, Play, State, parse_action
-from engine.bots import StrongBot
+from engine.bots import DEFAULT_PLAYOUTS, StrongBot
 from engine.bots_search import Reason
 
 from ..models import Event, GameTable, Round
@@ -60,7 +60,7 @@ class ReplayPage:
 
 #: the strong bot's budget when a replay asks it again why it moved (no time cap, so the same
 #: seed gives the same search as at the table unless the table's 1-second cap cut it short)
-EXPLAIN_PLAYOUTS = 400
+EXPLAIN_PLAYOUTS = DEFAULT_PLAYOUTS
 
 
 def _card_words(card: Card) -> str:
