@@ -10,8 +10,9 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from organizer.models import ClubPlayer, Event, Player, RatingPoint
-from organizer.services import exchange, event_import, ratings, rounds
+from organizer.services import event_import, exchange, ratings, rounds
 from organizer.services import players as player_service
+from organizer.services.errors import InputError
 from organizer.services.seating import SeatingPlayer, propose_seating
 
 from .conftest import create_event, event_form
@@ -171,9 +172,12 @@ def test_the_option_goes_out_with_the_event_and_comes_back(session: Session) -> 
     assert event_import.import_event(session, data, None).first_round_by_rating is True
     del data["event"]["first_round_by_rating"]  # a file from before the option
     assert event_import.import_event(session, data, None).first_round_by_rating is False
+    session.rollback()
     data["event"]["first_round_by_rating"] = "yes"
-    with pytest.raises(Exception, match="true or false"):
+    with pytest.raises(InputError) as refused:
         event_import.import_event(session, data, None)
+    assert "The event's settings: the seating of round 1 by rating must be true or false, not 'yes'." == \
+        refused.value.errors["file"]
 
 
 def test_rating_order_ranks_by_the_latest_ordinal(session: Session) -> None:
