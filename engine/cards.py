@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from .card_data import EDITION_SPECIES, SPECIES_ROWS
+from .card_data import SPECIES_CODES as SPECIES_CODES  # re-exported: the data lives there
 from .errors import CardError
 
 
@@ -28,42 +30,10 @@ class Edition(str, Enum):  # noqa: UP042 - StrEnum would change str(Edition.E201
 #: Species of each edition in scorepad order, with the colour named by the rulebooks and a
 #: hex value the screens and PDFs use for that colour.
 SPECIES_COLOURS: dict[Edition, tuple[tuple[str, str, str], ...]] = {
-    Edition.E2018: (
-        ("Blue Spruce", "blue", "#2f6db5"),
-        ("Cassia", "yellow", "#e8c31c"),
-        ("Cherry Blossom", "pink", "#e98bb5"),
-        ("Dogwood", "gray", "#8d8f93"),
-        ("Jacaranda", "purple", "#7d4fa6"),
-        ("Maple", "orange", "#ea8424"),
-        ("Oak", "brown", "#8a5a2b"),
-        ("Royal Poinciana", "red", "#cf2e2e"),
-        ("Tulip Poplar", "light green", "#8cc63f"),
-        ("Willow", "dark green", "#2e6b34"),
-    ),
-    Edition.E2010: (
-        ("Cassia", "yellow", "#e8c31c"),
-        ("Crabapple", "white", "#f4f1ea"),
-        ("Dogwood", "gray", "#8d8f93"),
-        ("Jacaranda", "purple", "#7d4fa6"),
-        ("Lilac", "blue", "#2f6db5"),
-        ("Magnolia", "pink", "#e98bb5"),
-        ("Myrtle", "red", "#cf2e2e"),
-        ("Poinciana", "orange", "#ea8424"),
-        ("Poplar", "light green", "#8cc63f"),
-        ("Willow", "dark green", "#2e6b34"),
-    ),
+    Edition(edition): rows for edition, rows in SPECIES_ROWS.items()
 }
 
 VALUES = range(1, 9)
-
-#: A two-letter code per species, printed on every card beside its colour so that no one needs
-#: colour to tell species apart (colour-blind players, greyscale prints). Unique within each
-#: edition; the same in every language, like a card's notation.
-SPECIES_CODES: dict[str, str] = {
-    "Blue Spruce": "BS", "Cassia": "Ca", "Cherry Blossom": "CB", "Dogwood": "Dw", "Jacaranda": "Ja",
-    "Maple": "Ma", "Oak": "Ok", "Royal Poinciana": "RP", "Tulip Poplar": "TP", "Willow": "Wi",
-    "Crabapple": "Cr", "Lilac": "Li", "Magnolia": "Mg", "Myrtle": "My", "Poinciana": "Po", "Poplar": "Pp",
-}
 
 
 def species_code(species: str) -> str:
@@ -79,7 +49,7 @@ def edition_species(edition: Edition) -> tuple[str, ...]:
     return _EDITION_SPECIES[edition]
 
 
-_EDITION_SPECIES = {edition: tuple(name for name, _, _ in rows) for edition, rows in SPECIES_COLOURS.items()}
+_EDITION_SPECIES = {Edition(edition): names for edition, names in EDITION_SPECIES.items()}
 _EDITION_SPECIES_SETS = {edition: frozenset(names) for edition, names in _EDITION_SPECIES.items()}
 
 

@@ -9,14 +9,15 @@ the one subcommand named on the command line only, and a one-line entry for the 
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from json.scanner import make_scanner
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:  # imported when a parser is built: a plain ``score FILE...`` needs none
+    import argparse
 
 from .errors import ArboretumError
 from .score_line import score_line
@@ -152,8 +153,30 @@ def error_line(message: str) -> str:
 
 
 def _run_score(args: argparse.Namespace) -> int:
-    workers = worker_count(len(args.cases)) if args.jobs is None else max(1, args.jobs)
-    return score_files(args.cases, sys.stdout, sys.stdin, workers)
+    return _score_cases(args.cases, args.jobs)
+
+
+def _score_cases(cases: Sequence[str], jobs: int | None) -> int:
+    workers = worker_count(len(cases)) if jobs is None else max(1, jobs)
+    return score_files(cases, sys.stdout, sys.stdin, workers)
+
+
+def plain_score(words: Sequence[str]) -> tuple[list[str], int | None] | None:
+    """(case files, --jobs) of a command line ``score [--jobs N] FILE...`` whose files are plain
+    words (none starting with "-" but "-" itself) and N plain digits; None for anything else, which
+    argparse reads (help, errors, other spellings). Such a line means the same to argparse, which
+    with its gettext and locale would be a tenth of the command's start-up."""
+    if len(words) < 2 or words[0] != "score":
+        return None
+    jobs = None
+    cases = list(words[1:])
+    if cases[0] in ("--jobs", "-j") and len(cases) >= 3 and cases[1].isascii() and cases[1].isdigit():
+        jobs = int(cases[1])
+        cases = cases[2:]
+    for word in cases:
+        if word.startswith("-") and word != "-":
+            return None
+    return cases, jobs
 
 
 def add_score_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -189,8 +212,13 @@ def build_parser(
     argv: Sequence[str],
 ) -> argparse.ArgumentParser:
     """A parser with every one of ``commands``, fully defined only for the one ``argv`` names."""
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(prog=prog, description=description)
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # prog given: argparse would otherwise format the usage to find it, importing shutil for the
+    # terminal's width
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=prog)
     # the top-level parser has no options but -h, so the first word not starting with - is the command
     chosen = next((word for word in argv if not word.startswith("-")), None)
     for name, (help_text, target) in commands.items():
@@ -212,7 +240,20 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> i
         return 130
 
 
+def run_words(words: Sequence[str], make_parser: Callable[[], argparse.ArgumentParser]) -> int:
+    """Runs a command line: a plain ``score`` line at once, anything else through the parser."""
+    plain = plain_score(words)
+    if plain is not None:
+        try:
+            return _score_cases(*plain)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+    return run(make_parser(), words)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser("arboretum", "Arboretum rules engine: score tables and simulate games.", ENGINE_COMMANDS, words)
-    return run(parser, words)
+    description = "Arboretum rules engine: score tables and simulate games."
+    return run_words(words, lambda: build_parser("arboretum", description, ENGINE_COMMANDS, words))
+

@@ -19,13 +19,13 @@ from json.encoder import encode_basestring as _json_text
 from operator import add, eq, getitem, itemgetter, lt, mul, rshift
 from typing import Any
 
-from .cards import Edition, edition_species
-from .paths import EIGHT_BONUS_STANDARD
+# the plain data, not engine.cards and engine.paths: the command starts without dataclasses and enum
+from .card_data import EDITION_SPECIES, EIGHT_BONUS_STANDARD
 
 _CASE_KEYS = frozenset({"rules", "species", "rounds", "players"})
 _PLAYER_KEYS = frozenset({"name", "arboretum", "hand"})
 #: the standard rule sets: their edition, and whether a tie on points goes to more species
-_STANDARD = {"standard-2018": (Edition.E2018, True), "standard-2010": (Edition.E2010, False)}
+_STANDARD = {"standard-2018": ("2018", True), "standard-2010": ("2010", False)}
 _X, _Y, _SPECIES, _VALUE = itemgetter("x"), itemgetter("y"), itemgetter("species"), itemgetter("value")
 _INT_ONLY = frozenset({int})
 #: cells are ints y * _ROW + x (+ _PLAYER * the player's seat), all below 2**30 so that CPython
@@ -64,14 +64,14 @@ class _InPlay:
         ]
 
 
-_IN_PLAY: dict[tuple[Edition, tuple[str, ...]], _InPlay] = {}
+_IN_PLAY: dict[tuple[str, tuple[str, ...]], _InPlay] = {}
 
 
-def _in_play(edition: Edition, listed: object) -> _InPlay | None:
+def _in_play(edition: str, listed: object) -> _InPlay | None:
     """The look-ups for the species listed (every species of the edition when None), or None when
     the list is not a plain list of distinct species of the edition."""
     if listed is None:
-        names: tuple[str, ...] = edition_species(edition)
+        names: tuple[str, ...] = EDITION_SPECIES[edition]
     elif type(listed) is list and all(type(name) is str for name in listed):
         names = tuple(listed)
     else:
@@ -79,7 +79,7 @@ def _in_play(edition: Edition, listed: object) -> _InPlay | None:
     key = (edition, names)
     found = _IN_PLAY.get(key)
     if found is None:
-        known = edition_species(edition)
+        known = EDITION_SPECIES[edition]
         if len(set(names)) != len(names) or not all(name in known for name in names):
             return None
         found = _InPlay(names)

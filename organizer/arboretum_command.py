@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from engine.cli import ENGINE_COMMANDS, Command, build_parser, run
+from engine.cli import ENGINE_COMMANDS, Command, build_parser, run_words
 
 COMMANDS: dict[str, Command] = {
     **ENGINE_COMMANDS,
@@ -23,4 +23,4 @@ DESCRIPTION = "Arboretum tournament tools: score tables, simulate bot games, pri
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    return run(build_parser("arboretum", DESCRIPTION, COMMANDS, words), words)
+    return run_words(words, lambda: build_parser("arboretum", DESCRIPTION, COMMANDS, words))

@@ -67,3 +67,63 @@ def test_every_public_engine_name_loads_on_first_use() -> None:
     import engine
 
     assert done.stdout.split() == [str(len(engine.__all__)), "False"]
+
+
+def test_an_ordinary_score_imports_only_what_scoring_needs(tmp_path: Path) -> None:
+    # argparse (gettext, locale), shutil and dataclasses were half the start-up of
+    # `arboretum score` over a plain list of files
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(CASE))
+    program = (
+        "import sys; from organizer.arboretum_command import main; code = main(['score', '--jobs', '1', sys.argv[1]]); "
+        "print(code, sorted(set(sys.modules) & {'argparse', 'shutil', 'dataclasses', 'engine.cards', "
+        "'engine.paths', 'engine.case'}), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", program, str(case)], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["winners"] == ["Talia"]
+    assert done.stderr.strip() == "0 []"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["score", "a.json"],
+        ["score", "a.json", "b c.json", "-"],
+        ["score", "--jobs", "3", "a.json", "b.json"],
+        ["score", "-j", "0", "a.json"],
+        ["score", "--jobs", "12", "x=y.json", ""],
+    ],
+)
+def test_a_plain_score_line_reads_as_argparse_reads_it(words: list[str]) -> None:
+    from engine.cli import ENGINE_COMMANDS, build_parser, plain_score
+
+    args = build_parser("arboretum", "", ENGINE_COMMANDS, words).parse_args(words)
+    assert plain_score(words) == (args.cases, args.jobs)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["score"],
+        ["score", "-h"],
+        ["score", "--jobs", "a.json"],
+        ["score", "--jobs", "x", "a.json"],
+        ["score", "--jobs=2", "a.json"],
+        ["score", "-j2", "a.json"],
+        ["score", "a.json", "--jobs", "2"],
+        ["score", "--", "-a.json"],
+        ["score", "--jobs", "١", "a.json"],
+        ["simulate", "a.json"],
+    ],
+)
+def test_any_other_line_goes_to_argparse(words: list[str]) -> None:
+    from engine.cli import plain_score
+
+    assert plain_score(words) is None
+
+
+def test_the_eight_bonus_of_the_plain_data_is_the_path_finders() -> None:
+    from engine.card_data import EIGHT_BONUS_STANDARD
+    from engine.paths import EIGHT_BONUS_STANDARD as PATHS_BONUS
+
+    assert EIGHT_BONUS_STANDARD == PATHS_BONUS
