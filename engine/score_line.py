@@ -45,7 +45,7 @@ _NO_CARD = 99
 class _InPlay:
     """Look-ups for one list of species in play (shared by every case listing the same)."""
 
-    __slots__ = ("names", "first", "texts", "claims", "ones", "unscored")
+    __slots__ = ("names", "first", "texts", "claims", "ones", "unscored", "scored")
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = tuple(names)
@@ -62,6 +62,8 @@ class _InPlay:
             tuple(f'{_json_text(name)}: {{"right": {right}, "points": 0, "path": []}}' for right in ("false", "true"))
             for name in names
         ]
+        #: the start of a species' entry when it scores, up to its points
+        self.scored = [f'{_json_text(name)}: {{"right": true, "points": ' for name in names]
 
 
 _IN_PLAY: dict[tuple[str, tuple[str, ...]], _InPlay] = {}
@@ -225,7 +227,7 @@ def _score(
                     sums[p] -= 8 << 8 * (eight >> 3)
     claims = [total.to_bytes(count, "little") for total in sums]
     best = list(map(max, *claims))
-    unscored, species_names, ones = in_play.unscored, in_play.names, in_play.ones.__getitem__
+    unscored, scored, ones = in_play.unscored, in_play.scored, in_play.ones.__getitem__
     kinds, values = table.kinds, table.values
     shown = sorted({card >> 3 for card in every_card}) if unlisted else None
     players = []
@@ -248,7 +250,7 @@ def _score(
                 if found is not None:
                     points, path = found
                     total += points
-                    entries[k] = f'{_json_text(species_names[k])}: {{"right": true, "points": {points}, "path": [{path}]}}'
+                    entries[k] = f'{scored[k]}{points}, "path": [{path}]}}'
         if shown is not None:  # the species in play are those that appear, in the edition's order
             entries = [entries[k] for k in shown]
         players.append(
