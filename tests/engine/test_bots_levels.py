@@ -17,7 +17,8 @@ MODES = [("standard", 2, "2018"), ("standard", 4, "2010"), ("draft", 3, "2018"),
 
 
 def small_strong() -> StrongBot:
-    return StrongBot(iterations=8, seconds=None, horizon=10**6)
+    # the default horizon: searched in the last turns only, where a playout is short
+    return StrongBot(iterations=8, seconds=None)
 
 
 def test_levels_by_name() -> None:
