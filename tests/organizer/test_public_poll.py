@@ -167,7 +167,7 @@ def test_a_nul_in_the_search_is_refused_as_flask_refuses_it(app: Flask, signed_i
 
 
 def test_one_process_renders_a_change_the_others_read_it(tmp_path: Path) -> None:
-    from organizer.public import _SharedPanels
+    from organizer.fragment_cache import SharedFragments
 
     rendered: list[str] = []
 
@@ -176,7 +176,7 @@ def test_one_process_renders_a_change_the_others_read_it(tmp_path: Path) -> None
         return "<div>page</div>"
 
     key = ("code", "stamp", "", "en")
-    first, second = _SharedPanels(), _SharedPanels()  # as in two worker processes
+    first, second = SharedFragments(), SharedFragments()  # as in two worker processes
     assert first.get_or_render(tmp_path / "public-pages", key, render) == "<div>page</div>"
     assert second.get_or_render(tmp_path / "public-pages", key, render) == "<div>page</div>"
     assert rendered == ["once"]
@@ -187,11 +187,11 @@ def test_one_process_renders_a_change_the_others_read_it(tmp_path: Path) -> None
 
 
 def test_without_a_writable_instance_folder_each_process_renders(tmp_path: Path) -> None:
-    from organizer.public import _SharedPanels
+    from organizer.fragment_cache import SharedFragments
 
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    assert _SharedPanels().get_or_render(blocked / "public-pages", ("c", "s", "", "en"), lambda: "page") == "page"
+    assert SharedFragments().get_or_render(blocked / "public-pages", ("c", "s", "", "en"), lambda: "page") == "page"
 
 
 @pytest.mark.parametrize("query", ["since=", "", "q=Ann", "since=abc&page=2"])
