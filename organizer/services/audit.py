@@ -215,6 +215,11 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def _items(value: object) -> list[Any]:
+    """A stored list as read (an imported entry may hold anything in its place: then nothing)."""
+    return value if isinstance(value, list) else []
+
+
 def _species(value: Any) -> str:
     """A table's species as stored (an imported entry may hold anything: read as written)."""
     if not isinstance(value, list):
@@ -249,14 +254,14 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
         return line(_("%(name)s registered; plays from round %(round)d.", name=player,
                       round=_int(new.get("joined_round")) or 1))
     if action == "players.imported":
-        names = [str(name) for name in new.get("names") or []]
+        names = [str(name) for name in _items(new.get("names"))]
         return line(ngettext("%(num)d player imported.", "%(num)d players imported.", len(names)), [", ".join(names)])
     if action == "player.checked_in":
         return line(_("%(name)s checked in.", name=player))
     if action == "player.checked_out":
         return line(_("%(name)s's check-in was undone.", name=player))
     if action == "players.checked_in":
-        names = [str(name) for name in new.get("names") or []]
+        names = [str(name) for name in _items(new.get("names"))]
         return line(ngettext("%(num)d player checked in at once.", "%(num)d players checked in at once.", len(names)),
                     [", ".join(names)])
     if action == "player.dropped":
@@ -276,7 +281,7 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
     if action == "player.edited":
         return line(_("Details of %(name)s corrected.", name=str(old.get("name") or player)), _changes(old, new))
     if action == "round.proposed":
-        tables = [table for table in new.get("tables") or [] if isinstance(table, list)]
+        tables = [table for table in _items(new.get("tables")) if isinstance(table, list)]
         details = [_("Table %(table)d: %(players)s", table=number, players=", ".join(context.name(pid) for pid in table))
                    for number, table in enumerate(tables, start=1)]
         return line(ngettext("Round %(round)d proposed with %(num)d table.", "Round %(round)d proposed with %(num)d tables.",
@@ -284,8 +289,8 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
     if action == "round.discarded":
         return line(_("Proposed round %(round)d discarded.", round=rnd))
     if action == "round.swapped":
-        names = [str(name) for name in new.get("players") or []] + ["", ""]
-        numbers = [_int(number) for number in new.get("tables") or []] + [0, 0]
+        names = [str(name) for name in _items(new.get("players"))] + ["", ""]
+        numbers = [_int(number) for number in _items(new.get("tables"))] + [0, 0]
         return line(_("Round %(round)d: %(first)s (Table %(first_table)d) and %(second)s (Table %(second_table)d) "
                       "swapped seats.", round=rnd, first=names[0], first_table=numbers[0], second=names[1],
                       second_table=numbers[1]))
