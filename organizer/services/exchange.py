@@ -15,7 +15,8 @@ from sqlmodel import Session, col, select
 from ..models import AuditEntry, Confirmation, Event, Organizer, Player
 from .event_import import FORMAT, VERSION
 from .event_standings import standings_view
-from .rounds import event_rounds, seats_played, tables_of
+from .rounds import event_rounds, tables_of
+from .rounds_history import seats_played
 from .text import spreadsheet_cell
 
 

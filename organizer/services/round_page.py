@@ -15,15 +15,8 @@ from sqlmodel import Session, col, func, select
 from ..models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundFormat, RoundStatus, Seat
 from . import seat_order, seating
 from .paging import Page, page_of
-from .rounds import (
-    TableSeating,
-    clock_deadline,
-    played_and_history,
-    played_tables,
-    seatings_of,
-    seats_from,
-    tables_of,
-)
+from .rounds import TableSeating, clock_deadline, seatings_of, tables_of
+from .rounds_history import played_and_history, played_tables, seats_from
 from .text import clean_name, name_key
 
 

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from organizer.models import AuditEntry, Event, GameTable, Round, RoundStatus, Seat
 from organizer.services import rounds as service
+from organizer.services.rounds_history import history_before
 
 from .conftest import HX, add_players, error_beside
 
@@ -265,7 +266,7 @@ def test_a_draft_round_counts_who_met_but_no_seat_positions(signed_in: FlaskClie
     propose(signed_in, event, "2")
     page = html.unescape(signed_in.get(f"/events/{event.id}/rounds/2").text)
     assert page.count("(draft)</span>") == 4  # "seats before: 3 (draft)": no start player or dealer
-    history = service.history_before(session, event.id or 0, 2)
+    history = history_before(session, event.id or 0, 2)
     assert history.seat_counts == {} and len(history.opponents) == 4
 
 

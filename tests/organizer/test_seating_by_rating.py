@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from organizer.models import ClubPlayer, Event, Player, RatingPoint
-from organizer.services import event_import, exchange, ratings, rounds
+from organizer.services import event_import, exchange, ratings, rounds, seating_ranks
 from organizer.services import players as player_service
 from organizer.services.errors import InputError
 from organizer.services.seating import SeatingPlayer, propose_seating
@@ -188,7 +188,7 @@ def test_rating_order_ranks_by_the_latest_ordinal(session: Session) -> None:
     # a later rating point of Player 1 (ordinal 40) is the one that counts
     session.add(RatingPoint(club_player_id=club.id or 0, event_id=later.id or 0, sequence=2, mu=43.0, sigma=1.0))
     session.commit()
-    order = rounds.rating_order(session, rounds.seatable_players(session, event.id or 0, 1))
+    order = seating_ranks.rating_order(session, rounds.seatable_players(session, event.id or 0, 1))
     assert order.rated == 2 and order.unrated == 1
     assert order.ranks == {players[0].id: 0, players[2].id: 1, players[1].id: 2}
     assert ratings.ordinal(43.0, 1.0) == 40.0
