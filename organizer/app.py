@@ -32,6 +32,7 @@ from . import (
     offline,
     players,
     practice,
+    practice_gate,
     prints,
     projector,
     public,
@@ -102,6 +103,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_prefixed_env("ORGANIZER")
     else:
         app.config.from_mapping(test_config)
+    practice_gate.install(app)  # a refused address's next practice games refused before Flask (inside ProxyFix)
     if app.config.get("PROXY_FIX"):
         # Behind nginx/caddy: take the client address and scheme from X-Forwarded-* (one proxy),
         # so the sign-in rate limit counts real clients rather than the proxy.

@@ -18,6 +18,11 @@ from .services.translate import _
 
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
+#: where a refusal for too many games from an address leaves when it ends (time.time()) in the
+#: request's WSGI environ, so the practice gate (:mod:`.practice_gate`) refuses that address's
+#: next creations itself until then, before Flask
+REFUSED_UNTIL = "organizer.practice.refused_until"
+
 
 def _form_defaults() -> dict[str, str]:
     return {"mode": "solo", "players": "2", "edition": "2018", "name": "", "bot_1": "heuristic", "bot_2": "heuristic",
@@ -48,11 +53,18 @@ def create() -> Any:
                            **_choices())
     except service.PracticeRefused as refused:
         db.rollback()
-        # a short page: a flood of refused requests should cost the server little
-        page, status = render_page("live/practice_refused.html", "live_practice_refused.html", refused.status,
-                                   title=_("Practice games"), message=str(refused))
+        if refused.until is not None:
+            request.environ[REFUSED_UNTIL] = refused.until.timestamp()
+        page, status = refusal_page(str(refused), refused.status)
         return page, status, {"Retry-After": str(refused.retry_after)}
     return go_to(url_for("practice.play", token=practice.token))
+
+
+def refusal_page(message: str, status: int, **context: Any) -> tuple[str, int]:
+    """The page (or HTMX fragment) saying no game was created, and why: a short page, as a flood
+    of refused requests should cost the server little."""
+    return render_page("live/practice_refused.html", "live_practice_refused.html", status,
+                       title=_("Practice games"), message=message, **context)
 
 
 def _load(token: str) -> PracticeGame:

@@ -260,14 +260,24 @@ class PracticeLimits:
 class PracticeRefused(Exception):
     """No practice game was created; the message says why and when to try again."""
 
-    def __init__(self, message: str, retry_after: int, status: int) -> None:
+    def __init__(self, message: str, retry_after: int, status: int, until: datetime | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
         #: 429 (this address started too many) or 503 (the store is full)
         self.status = status
+        #: 429: when the address's window ends; until then every creation from it is refused
+        self.until = until
 
 
-def _in_words(seconds: int) -> str:
+def too_many_from_address(limits: PracticeLimits, wait: str) -> str:
+    """The 429's sentence, ``wait`` (when to try again) already in words (:func:`wait_in_words`)."""
+    return _("Too many practice games from your address: %(limit)d in %(window)s is the limit. Try again in "
+             "%(wait)s; the games you started are still at their links.", limit=limits.per_address,
+             window=wait_in_words(limits.window_seconds), wait=wait)
+
+
+def wait_in_words(seconds: int) -> str:
+    """A wait in the current language: seconds up to 89, then minutes, then hours."""
     if seconds < 90:
         return ngettext("%(num)d second", "%(num)d seconds", seconds)
     minutes = round(seconds / 60)
@@ -289,10 +299,8 @@ def start_game(session: Session, setup: PracticeSetup, client: str, limits: Prac
     dealt = _new_game(setup, None)  # a setup the engine refuses is refused before anything is counted
     claim = rate_windows.claim(session, f"practice:{client[:100]}", limits.per_address, limits.window_seconds, now)
     if not claim.allowed:
-        raise PracticeRefused(
-            _("Too many practice games from your address: %(limit)d in %(window)s is the limit. Try again in "
-              "%(wait)s; the games you started are still at their links.", limit=limits.per_address,
-              window=_in_words(limits.window_seconds), wait=_in_words(claim.retry_after)), claim.retry_after, 429)
+        raise PracticeRefused(too_many_from_address(limits, wait_in_words(claim.retry_after)), claim.retry_after, 429,
+                              claim.ends_at)
     if rate_windows.claim(session, "practice:prune", 1, limits.prune_every_seconds, now).allowed:
         prune(session, now)
     if stored_games(session) >= limits.max_games:

@@ -26,6 +26,12 @@ class Claim:
     allowed: bool
     #: when refused: seconds until the window ends and a use is free again
     retry_after: int = 0
+    #: when refused: the moment the window ends (a refusal holds until then, whatever else happens)
+    ends_at: datetime | None = None
+
+
+def _refused(ends_at: datetime, now: datetime) -> Claim:
+    return Claim(False, max(1, math.ceil((ends_at - now).total_seconds())), ends_at)
 
 
 def _aware(moment: datetime) -> datetime:
@@ -43,7 +49,7 @@ def claim(session: Session, key: str, limit: int, window_seconds: float, now: da
     if seen is not None and _aware(seen[0]) > now - window and seen[1] >= limit:
         # used up: refused by a read alone, so a flood of refused requests writes nothing
         session.commit()
-        return Claim(False, max(1, math.ceil((_aware(seen[0]) + window - now).total_seconds())))
+        return _refused(_aware(seen[0]) + window, now)
     for _ in range(3):
         reset = session.execute(update(RateWindow).where(key_is, col(RateWindow.started_at) <= now - window)
                                 .values(started_at=now, used=1))
@@ -58,11 +64,10 @@ def claim(session: Session, key: str, limit: int, window_seconds: float, now: da
         started = session.execute(select(col(RateWindow.started_at)).where(key_is)).scalar_one_or_none()
         if started is not None:
             session.commit()
-            left = (_aware(started) + window - now).total_seconds()
-            return Claim(False, max(1, math.ceil(left)))
+            return _refused(_aware(started) + window, now)
         if limit < 1:
             session.commit()
-            return Claim(False, max(1, math.ceil(window_seconds)))
+            return _refused(now + window, now)
         try:
             session.execute(insert(RateWindow).values(key=key, started_at=now, used=1))
             session.commit()

@@ -6,6 +6,7 @@ times in a row, so the later ones (answered cheaply, before Flask) read as the f
 from __future__ import annotations
 
 import html as html_module
+import re
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func
+from sqlalchemy import event, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session
 from werkzeug.test import TestResponse
@@ -58,6 +59,9 @@ def time_passes(app: Flask, seconds: float, key: str = KEY) -> None:
         window.started_at = window.started_at - timedelta(seconds=seconds)
         db.add(window)
         db.commit()
+    gate = app.extensions["practice_gate"]
+    for address in list(gate.refused_until):
+        gate.refused_until[address] -= seconds
 
 
 def assert_page_headers(response: TestResponse) -> None:
@@ -72,8 +76,10 @@ def assert_page_headers(response: TestResponse) -> None:
 def test_the_21st_game_is_refused_with_when_to_retry(limited: Flask) -> None:
     client = limited.test_client()
     use_up(client)
+    pages = []
     for _ in range(3):
         refused = client.post("/practice", data=SOLO)
+        pages.append(re.sub(r'"X-CSRFToken": "[^"]*"', "", refused.text))
         assert refused.status_code == 429
         assert 590 <= int(refused.headers["Retry-After"]) <= 600
         assert_page_headers(refused)
@@ -84,6 +90,7 @@ def test_the_21st_game_is_refused_with_when_to_retry(limited: Flask) -> None:
                 "minutes; the games you started are still at their links.") in page
         assert '<a class="button" href="/practice">Back to the practice form</a>' in page
         assert 'href="/language/de?next=/practice"' in page  # the language menu, as on every page
+    assert pages == [pages[0]] * 3, "the same page each time (but for the session's CSRF token)"
     assert stored(limited) == 20
 
 
@@ -122,12 +129,15 @@ def test_the_refusal_speaks_the_clients_language(limited: Flask) -> None:
 def test_an_htmx_request_gets_the_fragment(limited: Flask) -> None:
     client = limited.test_client()
     use_up(client)
+    fragments = []
     for _ in range(2):
         refused = client.post("/practice", data=SOLO, headers={"HX-Request": "true"})
+        fragments.append(refused.text)
         assert refused.status_code == 429 and 590 <= int(refused.headers["Retry-After"]) <= 600
         assert_page_headers(refused)
         assert refused.text.lstrip().startswith('<section class="card narrow" id="practice-form">')
         assert "<html" not in refused.text and "No new game now" in refused.text
+    assert fragments[1] == fragments[0]
 
 
 def test_the_wait_counts_down_to_the_end_of_the_window(limited: Flask) -> None:
@@ -192,3 +202,60 @@ def test_the_limit_holds_across_workers(database_url: str, tmp_path: Path) -> No
         app.extensions["db_engine"].dispose()
     finally:
         server.stop()
+
+
+def test_a_refused_address_is_refused_again_without_the_database(limited: Flask) -> None:
+    """The point of the practice gate: after the first refusal (the view's, counted in the
+    database), the same process refuses that address by itself, with no query at all."""
+    client = limited.test_client()
+    use_up(client)
+    first = client.post("/practice", data=SOLO)
+    assert first.status_code == 429
+    statements: list[str] = []
+    engine = limited.extensions["db_engine"]
+
+    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        again = [client.post("/practice", data=SOLO) for _ in range(5)]
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert [response.status_code for response in again] == [429] * 5
+    assert statements == []
+    assert [response.text for response in again] == [again[0].text] * 5
+    other = limited.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.8"
+    assert other.post("/practice", data=SOLO).status_code == 302
+
+
+def test_a_refused_address_is_refused_before_its_csrf_token_is_checked(database_url: str, tmp_path: Path) -> None:
+    """A refusal creates nothing, so it is given whatever the request carries; a request that
+    would create a game still needs the form's token."""
+    app = fast_sqlite(make_app(database_url, tmp_path, WTF_CSRF_ENABLED=True, PRACTICE_PER_ADDRESS=2))
+    client = app.test_client()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/practice").text)
+    assert token is not None
+    for _ in range(2):
+        assert client.post("/practice", data={**SOLO, "csrf_token": token.group(1)}).status_code == 302
+    assert client.post("/practice", data={**SOLO, "csrf_token": token.group(1)}).status_code == 429
+    assert client.post("/practice", data=SOLO).status_code == 429  # no token: refused all the same
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.9"
+    assert other.post("/practice", data=SOLO).status_code == 400  # not refused: the token is checked
+    assert stored(app) == 2
+    app.extensions["db_engine"].dispose()
+
+
+def test_behind_a_proxy_each_forwarded_address_has_its_own_limit(database_url: str, tmp_path: Path) -> None:
+    app = fast_sqlite(make_app(database_url, tmp_path, PROXY_FIX=True, PRACTICE_PER_ADDRESS=2))
+    client = app.test_client()  # every request comes from the proxy's address, 127.0.0.1
+    first = {"X-Forwarded-For": "198.51.100.1"}
+    for _ in range(2):
+        assert client.post("/practice", data=SOLO, headers=first).status_code == 302
+    for _ in range(3):
+        assert client.post("/practice", data=SOLO, headers=first).status_code == 429
+    assert client.post("/practice", data=SOLO, headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 302
+    assert set(app.extensions["practice_gate"].refused_until) == {"198.51.100.1"}
+    app.extensions["db_engine"].dispose()
