@@ -2,7 +2,8 @@
 client made about 4,500 practice games in 20 s and slowed the organizer's pages 5x).
 
 Run: .venv/bin/python bench/bench_practice_flood.py [--seconds 20] [--flooders 8] [--workers 2]
-     [--threads 4] [--limit 20] [--trials 3] [--flood-in threads|processes]
+     [--threads 4] [--limit 20] [--trials 3] [--flood-in threads|processes] [--control]
+     [--open-loop [--rate 225]]
 
 1. The demo database (SQLite in a temporary directory) and gunicorn (``--workers`` x
    ``--threads``) on a loopback port, with ``ORGANIZER_PRACTICE_PER_ADDRESS=--limit`` per
@@ -69,6 +70,71 @@ def _flood(url: str, deadline: float, counts: Any, control: bool = False) -> Non
     counts.append(dict(seen))
 
 
+def _open_loop_flood(url: str, start_at: float, seconds: float, rate: float, request: bytes, max_open: int,
+                     results: Any) -> None:
+    """One process sending ``request`` (raw HTTP, ``Connection: close``) ``rate`` times a second
+    from ``start_at`` (time.time()) for ``seconds``, on schedule; puts (statuses by count,
+    latencies, skipped sends) on ``results``."""
+    import asyncio
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+
+    async def run() -> tuple[dict[int, int], list[float], int]:
+        loop = asyncio.get_running_loop()
+        seen: Counter[int] = Counter()
+        latencies: list[float] = []
+        skipped = 0
+
+        async def one() -> None:
+            began = loop.time()
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+                writer.write(request)
+                await writer.drain()
+                head = await reader.readline()
+                await reader.read()  # to the end: the server closes the connection
+                writer.close()
+                status = int(head.split()[1])
+            except (OSError, IndexError, ValueError):
+                status = 0  # no answer: counted as such
+            seen[status] += 1
+            latencies.append(loop.time() - began)
+
+        pending: set[asyncio.Task[None]] = set()
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        first = loop.time()
+        for number in range(int(seconds * rate)):
+            await asyncio.sleep(max(0.0, first + number / rate - loop.time()))
+            if len(pending) >= max_open:
+                skipped += 1
+                continue
+            task = asyncio.create_task(one())
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+        if pending:
+            await asyncio.wait(pending, timeout=30)
+        return dict(seen), latencies, skipped
+
+    results.put(asyncio.run(run()))
+
+
+def _raw_request(client: Client, control: bool) -> bytes:
+    """The flood's request as bytes: the practice form with this client's session and CSRF token
+    (or, ``control``, a GET of the static file)."""
+    import urllib.parse
+
+    cookie = "; ".join(f"{key}={value}" for key, value in client.cookies.items())
+    if control:
+        return (f"GET /static/organizer.css HTTP/1.1\r\nHost: {client.host}:{client.port}\r\nCookie: {cookie}\r\n"
+                "Connection: close\r\n\r\n").encode()
+    body = urllib.parse.urlencode({"mode": "solo", "edition": "2018", "csrf_token": client.csrf_token}).encode()
+    return (f"POST /practice HTTP/1.1\r\nHost: {client.host}:{client.port}\r\nCookie: {cookie}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+
+
 def server_cpu_seconds(master: int) -> float:
     """CPU time used so far by the server's master and worker processes (Linux /proc)."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -96,6 +162,10 @@ def main() -> int:
     parser.add_argument("--flood-in", choices=("processes", "threads"), default="processes")
     parser.add_argument("--control", action="store_true",
                         help="flood with GETs of a static file instead (what any flood costs on this machine)")
+    parser.add_argument("--open-loop", action="store_true",
+                        help="send at a fixed --rate from one process instead of --flooders closed loops")
+    parser.add_argument("--rate", type=float, default=225, help="open loop: requests a second (the issue's: 225)")
+    parser.add_argument("--max-open", type=int, default=256, help="open loop: connections open at most at once")
     args = parser.parse_args()
 
     trials: list[dict[str, Any]] = []
@@ -118,33 +188,54 @@ def main() -> int:
                 load_before = os.getloadavg()[0]
                 unloaded = [_table_page(organizer, page) for _ in range(150)]
                 counts = manager.list()
-                deadline = time.time() + args.seconds
-                if args.flood_in == "processes":
-                    flooders: list[Any] = [
-                        multiprocessing.Process(target=_flood, args=(server.url, deadline, counts, args.control))
-                        for _ in range(args.flooders)]
-                else:
-                    flooders = [threading.Thread(target=_flood, args=(server.url, deadline, counts, args.control))
-                                for _ in range(args.flooders)]
+                flood_latencies: list[float] = []
+                skipped = 0
                 cpu_before = server_cpu_seconds(server.process.pid)
-                for flooder in flooders:
-                    flooder.start()
+                if args.open_loop:
+                    sender = Client(server.url)
+                    sender.get("/practice")  # its session and CSRF token, as a browser's
+                    results = multiprocessing.Queue()
+                    start_at = time.time() + 0.5
+                    deadline = start_at + args.seconds
+                    flooders: list[Any] = [multiprocessing.Process(
+                        target=_open_loop_flood, args=(server.url, start_at, args.seconds, args.rate,
+                                                       _raw_request(sender, args.control), args.max_open, results))]
+                    flooders[0].start()
+                    while time.time() < start_at:
+                        time.sleep(0.01)
+                else:
+                    deadline = time.time() + args.seconds
+                    if args.flood_in == "processes":
+                        flooders = [
+                            multiprocessing.Process(target=_flood, args=(server.url, deadline, counts, args.control))
+                            for _ in range(args.flooders)]
+                    else:
+                        flooders = [threading.Thread(target=_flood, args=(server.url, deadline, counts, args.control))
+                                    for _ in range(args.flooders)]
+                    for flooder in flooders:
+                        flooder.start()
                 loaded = []
                 while time.time() < deadline:
                     loaded.append(_table_page(organizer, page))
+                if args.open_loop:
+                    seen, flood_latencies, skipped = results.get(timeout=60)
+                    counts.append(seen)
                 for flooder in flooders:
                     flooder.join()
                 cpu = server_cpu_seconds(server.process.pid) - cpu_before
                 statuses = dict(sorted(sum((Counter(c) for c in counts), Counter()).items()))
                 stored = sqlite3.connect(database).execute("SELECT count(*) FROM practicegame").fetchone()[0]
                 trials.append({"unloaded": unloaded, "loaded": loaded, "statuses": statuses, "stored": stored,
-                               "cpu": cpu, "load": (load_before, os.getloadavg()[0])})
+                               "cpu": cpu, "load": (load_before, os.getloadavg()[0]),
+                               "flood_latencies": flood_latencies, "skipped": skipped})
         finally:
             server.stop()
             manager.shutdown()
 
     kind = " (control: a static file)" if args.control else ""
-    print(f"flood{kind}: {args.flooders} clients ({args.flood_in}) from one address, {args.seconds:.0f} s, gunicorn "
+    how = (f"open loop at {args.rate:.0f} requests/s" if args.open_loop
+           else f"{args.flooders} clients ({args.flood_in})")
+    print(f"flood{kind}: {how} from one address, {args.seconds:.0f} s, gunicorn "
           f"{args.workers} workers x {args.threads} threads, limit {args.limit} per 10 minutes, {args.trials} trials, "
           f"{os.cpu_count()} cores")
     ratios = []
@@ -157,6 +248,10 @@ def main() -> int:
         print(f"    answers: {trial['statuses']} ({requests / args.seconds:.0f}/s); practice games stored so far: "
               f"{trial['stored']}; server CPU {trial['cpu']:.1f} s = "
               f"{trial['cpu'] / max(1, requests + len(loaded)) * 1000:.1f} ms a request")
+        if trial["flood_latencies"]:
+            latencies = trial["flood_latencies"]
+            print(f"    flood answers: p50 {statistics.median(latencies) * 1000:.1f} ms, p95 "
+                  f"{_percentile(latencies, 0.95) * 1000:.1f} ms; sends skipped (over --max-open): {trial['skipped']}")
         print(f"    table page, unloaded: p50 {statistics.median(unloaded) * 1000:.1f} ms, p95 "
               f"{p95_unloaded * 1000:.1f} ms ({len(unloaded)} requests)")
         print(f"    table page, flooded:  p50 {statistics.median(loaded) * 1000:.1f} ms, p95 {p95_loaded * 1000:.1f} ms "
