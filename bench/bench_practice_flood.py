@@ -15,8 +15,9 @@ Run: .venv/bin/python bench/bench_practice_flood.py [--seconds 20] [--flooders 8
    page. The flooders run in processes of their own by default, so their Python does not hold
    the measuring client's interpreter lock (``--flood-in threads`` for the old way).
 3. Counted: the answers by status, the games stored (in the database, after every trial), and
-   the server's CPU time per flood request (its processes' /proc times: what a refused request
-   costs the app, which other load on the machine does not inflate). ``--control`` floods with
+   the server's CPU time per flood request (its processes' /proc times, less the table pages'
+   share at their unloaded cost: what a refused request costs the app, which other load on the
+   machine inflates little). ``--control`` floods with
    GETs of a static file instead: what a flood of the cheapest requests does to the table page
    on this machine, the baseline for judging the practice form's share.
 Passes when no more than the limit were created and the median over the trials of the loaded
@@ -186,7 +187,9 @@ def main() -> int:
                 _table_page(organizer, page)
             for _trial in range(args.trials):
                 load_before = os.getloadavg()[0]
+                cpu_unloaded = server_cpu_seconds(server.process.pid)
                 unloaded = [_table_page(organizer, page) for _ in range(150)]
+                cpu_unloaded = server_cpu_seconds(server.process.pid) - cpu_unloaded
                 counts = manager.list()
                 flood_latencies: list[float] = []
                 skipped = 0
@@ -226,7 +229,8 @@ def main() -> int:
                 statuses = dict(sorted(sum((Counter(c) for c in counts), Counter()).items()))
                 stored = sqlite3.connect(database).execute("SELECT count(*) FROM practicegame").fetchone()[0]
                 trials.append({"unloaded": unloaded, "loaded": loaded, "statuses": statuses, "stored": stored,
-                               "cpu": cpu, "load": (load_before, os.getloadavg()[0]),
+                               "cpu": cpu, "cpu_page": cpu_unloaded / len(unloaded),
+                               "load": (load_before, os.getloadavg()[0]),
                                "flood_latencies": flood_latencies, "skipped": skipped})
         finally:
             server.stop()
@@ -245,9 +249,12 @@ def main() -> int:
         ratios.append(p95_loaded / p95_unloaded)
         requests = sum(trial["statuses"].values())
         print(f"  trial {number} (load average {trial['load'][0]:.1f} -> {trial['load'][1]:.1f}):")
+        # the table pages' share of the server's CPU, as they cost unloaded, left out
+        flood_cpu = max(0.0, trial["cpu"] - trial["cpu_page"] * len(loaded))
         print(f"    answers: {trial['statuses']} ({requests / args.seconds:.0f}/s); practice games stored so far: "
-              f"{trial['stored']}; server CPU {trial['cpu']:.1f} s = "
-              f"{trial['cpu'] / max(1, requests + len(loaded)) * 1000:.1f} ms a request")
+              f"{trial['stored']}; server CPU {trial['cpu']:.1f} s, of which the flood's about {flood_cpu:.1f} s = "
+              f"{flood_cpu / max(1, requests) * 1000:.2f} ms a flood request (a table page: "
+              f"{trial['cpu_page'] * 1000:.1f} ms)")
         if trial["flood_latencies"]:
             latencies = trial["flood_latencies"]
             print(f"    flood answers: p50 {statistics.median(latencies) * 1000:.1f} ms, p95 "
@@ -258,6 +265,8 @@ def main() -> int:
               f"({len(loaded)} requests); ratio of p95s {ratios[-1]:.2f}")
     stored = trials[-1]["stored"] if trials else 0
     ratio = statistics.median(ratios)
+    p95s = {kind: statistics.median(_percentile(t[kind], 0.95) for t in trials) * 1000 for kind in ("unloaded", "loaded")}
+    print(f"  medians over the trials: table page p95 {p95s['unloaded']:.1f} ms unloaded, {p95s['loaded']:.1f} ms flooded")
     print(f"  games stored {stored} (limit {args.limit}); median ratio of p95s {ratio:.2f} "
           f"(each trial: {', '.join(f'{r:.2f}' for r in ratios)})")
     ok = stored <= args.limit and ratio <= 2
