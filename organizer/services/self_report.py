@@ -14,7 +14,19 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from ..models import EntryMode, Event, Player, Result, ResultStatus, Round, RoundStatus, SelfReport, utcnow
+from ..models import (
+    EntryMode,
+    Event,
+    GameTable,
+    Player,
+    Result,
+    ResultStatus,
+    Round,
+    RoundStatus,
+    Seat,
+    SelfReport,
+    utcnow,
+)
 from . import guard, rate_windows, results
 from . import rounds as round_service
 from .errors import InputError
@@ -63,21 +75,49 @@ class PlayerPage:
     read_only: bool
 
 
-def player_page(session: Session, player: Player) -> PlayerPage:
+@dataclass(frozen=True)
+class _Seated:
+    """Where the player sits now: the event, its current round, and their table and seat in it
+    when that round is published."""
+
+    event: Event
+    round: Round | None
+    view: round_service.TableSeating | None
+    seat_position: int | None
+    seat_token: str | None
+
+
+def _seated_now(session: Session, player: Player) -> _Seated:
     event = session.get(Event, player.event_id)
     assert event is not None and event.id is not None
     rnd = round_service.current_round(session, event.id)
     view = seat_position = seat_token = None
     if rnd is not None and rnd.id is not None and rnd.status == RoundStatus.PUBLISHED:
         view, seat_position, seat_token = _seat_of(session, rnd.id, player)
-    history: list[PlayerRound] = []
-    for played in round_service.event_rounds(session, event.id):
-        if played.status == RoundStatus.PROPOSED or played.id is None:
-            continue
-        mine = _seat_of(session, played.id, player)[0]
-        if mine is not None:
-            points, place = places_at_table(mine.result).get(player.id or 0, (None, None))
-            history.append(PlayerRound(played.number, mine.table.number, points, place))
+    return _Seated(event, rnd, view, seat_position, seat_token)
+
+
+def _history(session: Session, event_id: int, player: Player) -> list[PlayerRound]:
+    """The player's tables in the rounds made final, in round order, with their points and place
+    (none without a result that counts): one query, not a table's worth of them per round."""
+    rows = session.exec(
+        select(Round.number, GameTable.number, Result).join(GameTable, col(GameTable.round_id) == Round.id)
+        .join(Seat, col(Seat.table_id) == GameTable.id).outerjoin(Result, col(Result.table_id) == GameTable.id)
+        .where(Round.event_id == event_id, Round.status != RoundStatus.PROPOSED, Seat.player_id == player.id)
+        .order_by(col(Round.number))).all()
+    history = []
+    for round_number, table_number, result in rows:
+        points, place = places_at_table(result).get(player.id or 0, (None, None))
+        history.append(PlayerRound(round_number, table_number, points, place))
+    return history
+
+
+def player_page(session: Session, player: Player) -> PlayerPage:
+    """The player's page, built once per request: the actions check the player's table with
+    :func:`_seated_now` alone, and the page shown after them is built from what they changed."""
+    now = _seated_now(session, player)
+    event, view = now.event, now.view
+    assert event.id is not None
     confirmed: frozenset[int] = frozenset()
     if view is not None and view.result is not None:
         confirmed = frozenset(c.seat_id for c in results.confirmations_of(session, view.result) if c.seat_id)
@@ -85,8 +125,8 @@ def player_page(session: Session, player: Player) -> PlayerPage:
     paper = view is not None and not view.table.digital
     reporting = event.self_report != SelfReport.OFF and paper and not read_only
     return PlayerPage(
-        event, player, rnd, view, seat_position, seat_token if view and view.table.digital else None, history,
-        confirmed,
+        event, player, now.round, view, now.seat_position, now.seat_token if view and view.table.digital else None,
+        _history(session, event.id, player), confirmed,
         may_check_in=event.self_check_in and not read_only and not player.checked_in,
         may_report=reporting and (view is not None and (view.result is None or view.result.status != ResultStatus.CONFIRMED)),
         may_confirm=reporting and event.self_report == SelfReport.PLAYERS and view is not None
@@ -95,8 +135,6 @@ def player_page(session: Session, player: Player) -> PlayerPage:
 
 
 def _seat_of(session: Session, round_id: int, player: Player) -> tuple[round_service.TableSeating | None, int | None, str | None]:
-    from ..models import GameTable, Seat
-
     table_number = session.exec(select(GameTable.number).join(Seat, col(Seat.table_id) == GameTable.id).where(
         GameTable.round_id == round_id, Seat.player_id == player.id)).first()
     if table_number is None:
@@ -151,18 +189,18 @@ def _my_table(session: Session, player: Player, round_number: int,
     """The player's own table of the current round as the form named it, else InputError: a form
     from a past round, another table or another event changes nothing."""
     _writable(player)
-    page = player_page(session, player)
-    if page.event.self_report == SelfReport.OFF:
+    now = _seated_now(session, player)
+    if now.event.self_report == SelfReport.OFF:
         raise InputError({"": _("Results are reported to the organizer at this event.")})
-    if page.view is None or page.round is None or page.seat_position is None:
+    if now.view is None or now.round is None or now.seat_position is None:
         raise InputError({"": _("You are not seated in the current round.")})
-    if page.round.number != round_number or page.view.table.number != table_number:
+    if now.round.number != round_number or now.view.table.number != table_number:
         raise InputError({"": _("That form is from another round or table; reload your page.")})
-    if page.view.table.digital:
+    if now.view.table.digital:
         raise InputError({"": _("This table is played on your devices; its result is recorded there.")})
-    seat_id = next(s.seat.id for s in page.view.seats if s.seat.player_id == player.id)
+    seat_id = next(s.seat.id for s in now.view.seats if s.seat.player_id == player.id)
     assert seat_id is not None
-    return page.event, page.round, page.view, seat_id
+    return now.event, now.round, now.view, seat_id
 
 
 def report(session: Session, player: Player, round_number: int, table_number: int, form: Mapping[str, str],

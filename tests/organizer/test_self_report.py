@@ -4,6 +4,7 @@ audit entries; only their own table, only the current round, never for someone e
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
@@ -177,3 +178,40 @@ def test_a_player_reports_with_the_scoring_assistant(app: Flask, signed_in: Flas
     result = result_of(session, view)
     assert result is not None and result.entry_mode == "assistant" and result.score_case is not None
     assert result.entered_by == f"player {seated[1].name}" and result.seats[0]["points"] > 0
+
+
+HISTORY_ROW = re.compile(r'<tr><td>(\d+)</td><td>(\d+)</td><td class="num">([^<]*)</td><td class="num">([^<]*)</td></tr>')
+
+
+def history_rows(page: str) -> list[tuple[str, ...]]:
+    """The "Your results" table of a player's page: round, table, points, place."""
+    table = page.split('class="player-history"', 1)
+    return [] if len(table) == 1 else HISTORY_ROW.findall(table[1].split("</table>", 1)[0])
+
+
+def test_a_players_page_lists_their_rounds(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    """Each round made final where the player sat, with their points and place at the table; a
+    proposal is not theirs yet, a disputed result counts for nothing until settled."""
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="players")
+    phone = app.test_client()
+    third = table_players(session, players, 2)[1][2]  # 35 points at table 2, tied first
+    for number, points in ((1, [40, 30, 20, 10]), (2, [10, 20, 35, 35])):
+        view, seated = table_players(session, players, number)
+        assert phone.post(f"/p/{seated[0].token}/report", data=report_form(view, points)).status_code == 200
+        signed_in.post(f"/events/{event.id}/rounds/1/tables/{number}/confirm", data={"seat": "organizer", "version": "1"})
+    assert signed_in.post(f"/events/{event.id}/rounds/1/close").status_code in (200, 302)
+    assert history_rows(phone.get(f"/p/{third.token}").text) == [("1", "2", "35", "1")]
+    assert signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "3"}).status_code in (200, 302)
+    assert history_rows(phone.get(f"/p/{third.token}").text) == [("1", "2", "35", "1")]  # round 2 is a proposal
+    assert signed_in.post(f"/events/{event.id}/rounds/2/publish").status_code in (200, 302)
+    mine, seated = next((v, s) for v, s in (table_players(session, players, n) for n in (1, 2)) if third in s)
+    assert history_rows(phone.get(f"/p/{third.token}").text) == [("1", "2", "35", "1"),
+                                                                  ("2", str(mine.table.number), "–", "–")]
+    points = [50 if p is third else 30 for p in seated]
+    assert phone.post(f"/p/{third.token}/report", data=report_form(mine, points, round_number=2)).status_code == 200
+    assert history_rows(phone.get(f"/p/{third.token}").text)[1] == ("2", str(mine.table.number), "50", "1")
+    other = next(p for p in seated if p is not third)
+    assert phone.post(f"/p/{other.token}/dispute", data={
+        "round": "2", "table": str(mine.table.number), "version": "1", "note": "recount"}).status_code == 200
+    assert history_rows(phone.get(f"/p/{third.token}").text)[1] == ("2", str(mine.table.number), "–", "–")
