@@ -354,6 +354,18 @@ def store_tallies(session: Session, event_ids: Sequence[int] | None = None) -> i
     return len(wanted)
 
 
+def figures_hold(session: Session, event_id: int) -> bool:
+    """Whether the event's stored league figures still hold: its results are as they were when
+    a POST stored them. Read before a change of a result, under its lock, it tells a change of
+    settled results (a reopened round's correction, a dispute) from one of a round in play, whose
+    event the league scores from its results until the round closes."""
+    stored = session.connection().execute(select_columns(col(LeagueTally.stamp)).distinct()
+                                          .where(col(LeagueTally.event_id) == event_id)).all()
+    if len(stored) != 1:
+        return False
+    return _fingerprints(session, _event_facts(session, [event_id])).get(event_id) == stored[0][0]
+
+
 def _fresh(session: Session, stamps: dict[int, str]) -> set[int]:
     """The events whose stored figures still hold."""
     if not stamps:

@@ -24,7 +24,7 @@ from ..models import (
     RoundStatus,
     utcnow,
 )
-from . import guard, rules, text
+from . import guard, leagues, rules, text
 from .errors import InputError
 from .rounds import TableSeating, lock_table
 from .translate import N_, _, ordinal, species_name
@@ -322,6 +322,7 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, 
         return result
     # One transaction for the correction and its audit entry: a crash between two commits would
     # leave a changed result that the audit log does not show.
+    settled = leagues.figures_hold(session, event.id)
     old = _snapshot(existing)
     existing.entry_mode, existing.seats = submission.mode, new_seats
     existing.score_case, existing.score_output = submission.score_case, submission.score_output
@@ -330,7 +331,16 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, 
     session.add(existing)
     _audit(session, event.id, view, existing.id, actor, "result.corrected", old=old, new=_snapshot(existing))
     session.commit()
+    _restore_league_figures(session, event.id, settled)
     return existing
+
+
+def _restore_league_figures(session: Session, event_id: int, settled: bool) -> None:
+    """After a change of settled results (a reopened round's), its event's league figures are
+    stored again in the same request: the league keeps reading them, not scoring the event. A
+    round in play changes nothing here; its closing stores them."""
+    if settled:
+        leagues.store_tallies(session, [event_id])
 
 
 def confirmations_of(session: Session, result: Result) -> list[Confirmation]:
@@ -387,6 +397,8 @@ def confirm_by_organizer(session: Session, event: Event, view: TableSeating, res
     assert event.id is not None
     view, result = _locked_result(session, view, version)
     assert result.id is not None
+    # a dispute settled as entered counts again in the league
+    settled = result.status == ResultStatus.DISPUTED and leagues.figures_hold(session, event.id)
     if result.status != ResultStatus.CONFIRMED:
         old_status = result.status
         result.status = ResultStatus.CONFIRMED
@@ -396,6 +408,7 @@ def confirm_by_organizer(session: Session, event: Event, view: TableSeating, res
         _audit(session, event.id, view, result.id, actor, "result.confirmed",
                old={"status": old_status}, new={"status": "confirmed", "by": "organizer"})
     session.commit()
+    _restore_league_figures(session, event.id, settled)
     return result
 
 
@@ -408,6 +421,7 @@ def dispute(session: Session, event: Event, view: TableSeating, result: Result, 
     if len(note) > 500:
         raise InputError({"note": _("Keep the note to 500 characters.")})
     view, result = _locked_result(session, view, version)
+    settled = leagues.figures_hold(session, event.id)
     old_status = result.status
     result.status = ResultStatus.DISPUTED
     result.dispute_note = note
@@ -415,6 +429,7 @@ def dispute(session: Session, event: Event, view: TableSeating, result: Result, 
     _audit(session, event.id, view, result.id, actor, "result.disputed", old={"status": old_status},
            new={"status": "disputed", "note": note})
     session.commit()
+    _restore_league_figures(session, event.id, settled)
     return result
 
 

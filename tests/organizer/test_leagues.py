@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from fractions import Fraction
 
 import pytest
+from flask.testing import FlaskClient
 from sqlalchemy import delete
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from organizer.models import ClubPlayer, GameTable, LeagueTally, Player, Result, ResultStatus, Round, Season, utcnow
 from organizer.services import leagues
@@ -177,3 +179,105 @@ def test_figures_stored_at_the_same_moment_by_another_request_leave_the_league_r
     monkeypatch.undo()
     assert leagues.store_tallies(session) == 1
     assert _league_table(session, season_id) == [(1, "Bo", 1, 20), (2, "Ann", 0, 10)]
+
+
+LEAGUE_ROW = re.compile(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td>\s*<td>(\d+)</td><td>(\d+)</td>"
+                        r"<td>([^<]*)</td><td>(\d+)</td></tr>")
+
+
+def league_rows(client: FlaskClient, season_id: int) -> list[tuple[str, str, str, str]]:
+    """The league page as the organizer reads it: rank, player, points, game points."""
+    page = client.get(f"/seasons/{season_id}")
+    assert page.status_code == 200
+    return [(rank, name, points, game) for rank, name, points, _events, _counted, game, _species
+            in LEAGUE_ROW.findall(page.text)]
+
+
+def test_a_result_corrected_after_its_round_closed_shows_in_the_league_and_its_figures_stay_stored(
+        signed_in: FlaskClient, session: Session) -> None:
+    from organizer.services import players as player_service
+    from organizer.services import rounds
+
+    from .conftest import create_event
+    from .test_results import totals_form
+
+    event = create_event(session, name="Club night", date=date(2026, 3, 5), point_scheme="beaten")
+    typed = {"Ann": 50, "Bo": 40, "Cy": 30, "Di": 20, "Ed": 45, "Flo": 35, "Gus": 25, "Hal": 15}
+    for index, name in enumerate(typed):
+        player = player_service.add_player(session, event, name, "", "", "t")
+        player.fixed_table = 1 + index // 4  # Ann to Di at table 1
+        player_service.set_checked_in(session, player, True, "t")
+    assert signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "1"}).status_code == 302
+    assert signed_in.post(f"/events/{event.id}/rounds/1/publish").status_code == 302
+    rnd = session.exec(select(Round).where(Round.event_id == event.id)).one()
+    views = rounds.tables_of(session, rnd.id or 0)
+    names = [[s.player.name for s in view.seats if s.player] for view in views]
+    assert sorted(names[0]) == ["Ann", "Bo", "Cy", "Di"]
+    for number, view in enumerate(views, start=1):
+        table = f"/events/{event.id}/rounds/1/tables/{number}"
+        form = totals_form(view, [typed[n] for n in names[number - 1]], [4] * 4)
+        assert signed_in.post(f"{table}/result", data=form).status_code == 302
+        signed_in.post(f"{table}/confirm", data={"seat": "organizer", "version": 1})
+    assert signed_in.post(f"/events/{event.id}/rounds/1/close").status_code == 302
+    season_id = leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31))).id or 0
+    # "beaten": the share of the table's opponents beaten
+    second_table = [("Ed", "1", "45"), ("Flo", "0.67", "35"), ("Gus", "0.33", "25"), ("Hal", "0", "15")]
+    assert [row[1:] for row in league_rows(signed_in, season_id)] == [
+        ("Ann", "1", "50"), second_table[0], ("Bo", "0.67", "40"), second_table[1], ("Cy", "0.33", "30"),
+        second_table[2], ("Di", "0", "20"), second_table[3]]
+
+    # Di's 20 was Ann's and Ann's 50 was Di's: the round is reopened and the result corrected
+    assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 302
+    typed["Ann"], typed["Di"] = 20, 50
+    table = f"/events/{event.id}/rounds/1/tables/1"
+    corrected = signed_in.post(f"{table}/result", data=totals_form(views[0], [typed[n] for n in names[0]], [4] * 4, 1))
+    assert corrected.status_code == 302
+    now = [("Di", "1", "50"), second_table[0], ("Bo", "0.67", "40"), second_table[1], ("Cy", "0.33", "30"),
+           second_table[2], ("Ann", "0", "20"), second_table[3]]
+    assert [row[1:] for row in league_rows(signed_in, season_id)] == now
+    # the same POST stored the new figures: the league reads them, nothing is left to score
+    assert leagues.store_tallies(session, [event.id]) == 0
+    stored = {p.name: t.game_points for t, p in session.exec(
+        select(LeagueTally, Player).join(Player, col(Player.id) == LeagueTally.player_id)).all()}
+    assert stored == typed
+    # a dispute leaves the table out of the league at once, and so do the stored figures
+    assert signed_in.post(f"{table}/dispute", data={"version": 2, "note": "Bo counted twice"}).status_code == 200
+    assert [row[1:] for row in league_rows(signed_in, season_id)] == second_table
+    assert leagues.store_tallies(session, [event.id]) == 0
+    # settled by the organizer as entered, and the round closed again: the corrected figures stand
+    signed_in.post(f"{table}/confirm", data={"seat": "organizer", "version": 2})
+    assert [row[1:] for row in league_rows(signed_in, season_id)] == now
+    assert leagues.store_tallies(session, [event.id]) == 0
+    assert signed_in.post(f"/events/{event.id}/rounds/1/close").status_code == 302
+    assert [row[1:] for row in league_rows(signed_in, season_id)] == now
+
+
+def test_results_of_a_round_in_play_leave_the_stored_figures_to_its_closing(
+        signed_in: FlaskClient, session: Session) -> None:
+    """Entries and corrections while a round is played do not store the league figures at each
+    request (a round of a big event has thousands): the league scores the event from its
+    results until the round closes, and the closing stores them."""
+    from organizer.services import rounds
+
+    from .conftest import add_players
+    from .test_results import totals_form
+
+    event = play_event(session, "Jan", date(2026, 1, 10), [[[("Ann", 50, 5), ("Bo", 40, 4)]]])
+    season_id = leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31))).id or 0
+    stamps = set(session.exec(select(LeagueTally.stamp)).all())
+    for player in session.exec(select(Player).where(Player.event_id == event.id)).all():
+        player.checked_in = True
+        session.add(player)
+    add_players(session, event, 2)  # with Ann and Bo: one table of four in round 2
+    assert signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "1"}).status_code == 302
+    assert signed_in.post(f"/events/{event.id}/rounds/2/publish").status_code == 302
+    view = rounds.tables_of(session, session.exec(select(Round).where(Round.number == 2)).one().id or 0)[0]
+    table = f"/events/{event.id}/rounds/2/tables/1"
+    for version, points in enumerate(([10, 20, 30, 40], [11, 20, 30, 40]), start=0):
+        assert signed_in.post(f"{table}/result", data=totals_form(view, points, [4] * 4, version)).status_code == 302
+        assert set(session.exec(select(LeagueTally.stamp)).all()) == stamps  # not stored again
+    signed_in.post(f"{table}/confirm", data={"seat": "organizer", "version": 2})
+    assert signed_in.post(f"/events/{event.id}/rounds/2/close").status_code == 302
+    assert set(session.exec(select(LeagueTally.stamp)).all()) != stamps
+    assert leagues.store_tallies(session, [event.id or 0]) == 0
+    assert {r.name for r in (leagues.league(session, season_id) or pytest.fail()).rows} == {"Ann", "Bo"}
