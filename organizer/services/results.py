@@ -322,7 +322,7 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, 
         return result
     # One transaction for the correction and its audit entry: a crash between two commits would
     # leave a changed result that the audit log does not show.
-    settled = leagues.figures_hold(session, event.id)
+    settled = _settled(session, event.id, existing)
     old = _snapshot(existing)
     existing.entry_mode, existing.seats = submission.mode, new_seats
     existing.score_case, existing.score_output = submission.score_case, submission.score_output
@@ -335,10 +335,18 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, 
     return existing
 
 
+def _settled(session: Session, event_id: int, result: Result) -> bool:
+    """Whether a change of ``result`` changes settled results: a confirmed result (or a disputed
+    one, settled now) of an event whose stored league figures held until now, as in a reopened
+    round. A round in play's entries and corrections, a player's among them, are not: their
+    figures are stored when the round closes, and this costs them no query."""
+    return result.status != ResultStatus.ENTERED and leagues.figures_hold(session, event_id)
+
+
 def _restore_league_figures(session: Session, event_id: int, settled: bool) -> None:
-    """After a change of settled results (a reopened round's), its event's league figures are
-    stored again in the same request: the league keeps reading them, not scoring the event. A
-    round in play changes nothing here; its closing stores them."""
+    """After a change of settled results, the event's league figures are stored again in the
+    same request (after its commit: a refused store never takes the change with it), so the
+    league keeps reading them rather than scoring the event until the round closes again."""
     if settled:
         leagues.store_tallies(session, [event_id])
 
@@ -397,8 +405,8 @@ def confirm_by_organizer(session: Session, event: Event, view: TableSeating, res
     assert event.id is not None
     view, result = _locked_result(session, view, version)
     assert result.id is not None
-    # a dispute settled as entered counts again in the league
-    settled = result.status == ResultStatus.DISPUTED and leagues.figures_hold(session, event.id)
+    # a dispute settled as entered counts again in the league; a confirmation changes no figure
+    settled = result.status == ResultStatus.DISPUTED and _settled(session, event.id, result)
     if result.status != ResultStatus.CONFIRMED:
         old_status = result.status
         result.status = ResultStatus.CONFIRMED
@@ -421,7 +429,7 @@ def dispute(session: Session, event: Event, view: TableSeating, result: Result, 
     if len(note) > 500:
         raise InputError({"note": _("Keep the note to 500 characters.")})
     view, result = _locked_result(session, view, version)
-    settled = leagues.figures_hold(session, event.id)
+    settled = _settled(session, event.id, result)
     old_status = result.status
     result.status = ResultStatus.DISPUTED
     result.dispute_note = note

@@ -240,7 +240,10 @@ def test_a_result_corrected_after_its_round_closed_shows_in_the_league_and_its_f
     stored = {p.name: t.game_points for t, p in session.exec(
         select(LeagueTally, Player).join(Player, col(Player.id) == LeagueTally.player_id)).all()}
     assert stored == typed
-    # a dispute leaves the table out of the league at once, and so do the stored figures
+    # confirmed, then disputed after all: the table is left out of the league at once, and out of
+    # the stored figures
+    signed_in.post(f"{table}/confirm", data={"seat": "organizer", "version": 2})
+    assert leagues.store_tallies(session, [event.id]) == 0
     assert signed_in.post(f"{table}/dispute", data={"version": 2, "note": "Bo counted twice"}).status_code == 200
     assert [row[1:] for row in league_rows(signed_in, season_id)] == second_table
     assert leagues.store_tallies(session, [event.id]) == 0
