@@ -114,14 +114,17 @@ class EasyBot:
         return actions[rng.choice(options)] if options else actions[0]
 
 
-#: the strong bot's playouts a decision (each a game played to its end by normal bots): on one
-#: idle core about half a second in the last turns of a two-player game (bench/bench_bots.py)
+#: the strong bot's budget: playouts a decision (each a game played to its end by normal bots) in
+#: a two-player game, on one core about half a second in its last turns; the games with longer
+#: playouts play fewer (engine.bots_search.playouts_for), so a decision stays under a second
+#: in every game (bench/bench_bots.py --levels)
 DEFAULT_PLAYOUTS = 60
 
 
 class StrongBot:
-    """Determinized flat Monte Carlo (see :mod:`engine.bots_search`). ``iterations``: playouts per
-    decision (deterministic from the seed); ``seconds``: a cap on the time per decision (anytime:
+    """Determinized flat Monte Carlo (see :mod:`engine.bots_search`). ``iterations``: the budget,
+    playouts per decision of a two-player game (fewer in longer games, see
+    :func:`engine.bots_search.playouts_for`; deterministic from the seed); ``seconds``: a cap on the time per decision (anytime:
     stopped early it plays the best found so far; the decision then depends on the machine's
     speed); ``horizon``: search in the last that many cards (None: about three turns a seat);
     ``rollout``: how the playouts are played ("heuristic": every seat the normal bot; "random")."""

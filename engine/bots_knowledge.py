@@ -15,9 +15,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import cast
 
-from .actions import Discard, Draw, Play
+from .actions import Discard, Draw, Pick, Play
 from .cards import Card
+from .draft import DraftState
+from .errors import ArboretumError
 from .standard import StandardState
 
 #: Stand-in for a card the log cannot name: a 2010 starting discard (dealt face up, but not part
@@ -129,3 +132,69 @@ def _remove(cards: list[Card], card: Card) -> None:
         cards.remove(card)
     except ValueError:
         pass
+
+
+@dataclass
+class DraftMemory:
+    """What a draft seat remembers of this round: every hand it has held, less the picks it has
+    seen planted from it since, is still in front of the seat it was passed to. In three players
+    a seat has seen all three hands after three picks."""
+
+    #: cards each seat is known to hold now (the seat's own: its hand); a hand that lost a card
+    #: to an unseen discard may list one card too many (which one left is not known)
+    known: list[list[Card]]
+    #: cards known to be out of the game: the eighth cards of earlier rounds the seat had seen
+    out: list[Card]
+
+
+def draft_memory(state: DraftState, seat: int) -> DraftMemory:
+    """The hands ``seat`` has seen in front of it, followed around the table.
+
+    A person remembers the hands they were passed; the state keeps only the present one, so the
+    log is replayed from the deal and, at every reveal, only what the seat saw is kept: the hand
+    it received, its own pick and the picks planted in public. Nothing of another seat's hand
+    that the seat never held is read. A log that does not replay to the seat's hand (it always
+    should) gives an empty memory."""
+    empty = DraftMemory([[] for _ in range(state.seats)], [])
+    if state.terminal:
+        return empty
+    replay = cast(DraftState, state.game.new_initial_state())
+    seats = state.seats
+    known: list[list[Card]] = [[] for _ in range(seats)]
+    known[seat] = list(replay.hands[seat])
+    out: list[Card] = []
+    for actor, action in state.history:
+        before = replay.reveals
+        mine = list(replay.hands[seat])
+        my_pick = action if actor == seat else replay.pending[seat]
+        direction = replay.direction
+        try:
+            replay.apply_action(action, actor)
+        except ArboretumError:
+            return empty
+        if replay.reveals == before:
+            continue
+        left: list[list[Card]] = [[] for _ in range(seats)]
+        for reveal in replay.last_reveal:
+            if reveal.seat == seat:
+                rest = list(mine)
+                _remove(rest, cast(Pick, my_pick).card)
+                left[seat] = rest
+                continue
+            rest = known[reveal.seat]
+            if reveal.card is not None:
+                _remove(rest, reveal.card)
+            left[reveal.seat] = rest
+        if replay.pick == 0:
+            # the round is over: the eighth cards leave; the ones the seat is sure of are out
+            out.extend(card for cards in left if len(cards) == 1 for card in cards)
+            known = [[] for _ in range(seats)]
+        else:
+            known = [[] for _ in range(seats)]
+            for s in range(seats):
+                known[(s + direction) % seats] = left[s]
+        if not replay.terminal:
+            known[seat] = list(replay.hands[seat])
+    if sorted(map(str, known[seat])) != sorted(map(str, state.hands[seat])):
+        return empty
+    return DraftMemory(known, out)

@@ -2,7 +2,9 @@
 
 For one decision it deals the cards its seat cannot see anew, consistently with what the seat has
 seen (:func:`determinize`: built from ``state.view(seat)`` and the public moves
-``state.last_moves(...)`` only, never from the state's hidden zones), plays each candidate action
+``state.last_moves(...)`` only, never from the state's hidden zones; in the draft also the hands
+the seat has held this round, which it remembers as a person would, see
+:func:`engine.bots_knowledge.draft_memory`), plays each candidate action
 in that deal and the rest of the game with every seat playing the normal bot's choice (each
 reading only its own seat in that deal), scores the end, and repeats with new deals while its
 budget lasts. Random playouts were tried first and judged badly: random seats throw away the
@@ -11,14 +13,16 @@ players); a playout of sensible play asks the question that matters, "what if ev
 well from here".
 
 The candidates are the heuristic's best few (its ranking reads only what the seat may see, see
-:mod:`engine.bots_knowledge`), every source for a draw. Every candidate is played in the same
+:mod:`engine.bots_knowledge`), every source for a draw; in the draft the best placement of each
+card first (which card to take, and so which to pass on, decides more than where it goes). Every candidate is played in the same
 deals with the same playout seed (common random numbers), so candidates are compared pairwise
 against the heuristic's choice; a candidate clearly worse after a few deals is dropped, so the
 budget goes to the ones that may beat it, and the heuristic's choice is left only for a candidate
 clearly better in the same deals, so a small budget falls back on the heuristic instead of on
 noise.
 
-The budget is ``iterations`` (playouts per decision, deterministic from ``rng``) and an optional
+The budget is ``iterations`` (playouts per decision of a two-player game, fewer in games whose
+playouts are longer: :func:`playouts_for`; deterministic from ``rng``) and an optional
 ``seconds`` cap (anytime: stopping early still gives a legal, weaker choice). A result is
 1 for a win, 1/k for a win shared by k, 0 for a loss, plus a little for the score margin against
 the best other seat."""
@@ -31,9 +35,9 @@ import time
 from dataclasses import dataclass
 from typing import cast
 
-from .actions import Action, Draw
+from .actions import Action, Draw, Pick
 from .arboretum import Arboretum
-from .bots_knowledge import _all_cards
+from .bots_knowledge import DraftMemory, _all_cards, draft_memory
 from .cards import Card
 from .draft import DraftState
 from .game import Game, State
@@ -48,6 +52,18 @@ CONFIDENCE = 1.5
 #: and by how many standard errors it must be worse
 PRUNE_AFTER = 4
 PRUNE_SE = 1.0
+#: share of the budget's playouts played in each game (the budget is counted in playouts of the
+#: two-player game): a playout with more seats is longer and each of its moves costs more, so a
+#: decision takes about the same time in every game; set from the CPU time a decision takes at the
+#: default budget (bench/bench_bots.py --levels --rows timing)
+PLAYOUT_SHARE: dict[tuple[str, int], float] = {("standard", 3): 0.6, ("standard", 4): 0.3}
+#: the draft: the picks of a seat searched, counted from the end, and how many of the last ones
+#: get the whole budget (a playout from further back is longer: fewer of them)
+DRAFT_PICKS = 7
+DRAFT_FULL = 4
+#: the draft's candidates: the best placement of each card first (which card to take decides
+#: more than where to plant it), then the heuristic's next best
+DIVERSE = True
 
 
 @dataclass(frozen=True)
@@ -110,9 +126,10 @@ def known_in_hands(moves: list[PublicMove], piles: list[list[Card]], seats: int,
     return hands
 
 
-def determinize(state: State, seat: int, rng: random.Random) -> State:
+def determinize(state: State, seat: int, rng: random.Random, memory: DraftMemory | None = None) -> State:
     """A state for ``seat``'s decision with every card it cannot see dealt at random among the
-    places it could be, built from ``state.view(seat)`` and the public moves only."""
+    places it could be, built from ``state.view(seat)`` and the public moves only (the draft: also
+    the hands the seat has held this round, :func:`engine.bots_knowledge.draft_memory`)."""
     view = state.view(seat)
     det = _public_game(state.game).new_initial_state()
     det.arboretums = [_arboretum(view, s) for s in range(state.seats)]
@@ -123,6 +140,16 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     if isinstance(det, DraftState):
         draft = view.draft
         assert draft is not None
+        if memory is None:
+            memory = draft_memory(cast(DraftState, state), seat)
+        known = [list(cards) if s != seat else [] for s, cards in enumerate(memory.known)]
+        for s, info in enumerate(view.seats):
+            if len(known[s]) > info.hand_size:  # a hand that lost an unseen card to a discard
+                rng.shuffle(known[s])
+                del known[s][info.hand_size:]
+            seen.update(known[s])
+        out = [card for card in memory.out if card not in seen]
+        seen.update(out)
         pool = [card for card in _all_cards(tuple(view.species)) if card not in seen]
         rng.shuffle(pool)
         hands: list[list[Card]] = []
@@ -130,11 +157,12 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
             if s == seat:
                 hands.append(own)
             else:
-                hands.append(pool[:info.hand_size])
-                pool = pool[info.hand_size:]
+                missing = info.hand_size - len(known[s])
+                hands.append(known[s] + pool[:missing])
+                pool = pool[missing:]
         det.hands = hands
         det.deck = pool[:draft.undealt]
-        det.out = pool[draft.undealt:]
+        det.out = out + pool[draft.undealt:]
         det.round, det.pick, det.reveals = draft.round - 1, draft.pick - 1, draft.reveals
         det.discarded = list(draft.discarded)
         return det
@@ -228,19 +256,31 @@ def ranked_candidates(state: State, seat: int) -> tuple[list[Action], list[float
 
 
 def cards_left(state: State) -> int:
-    """How much game is left, public: the draw pile (the draft: every card still to be picked)."""
+    """How much game is left, public: the draw pile (the draft: the picks still to be made, every
+    seat's, this one included)."""
     view = state.view(None)
     if view.draft is not None:
-        return view.draft.undealt + sum(info.hand_size for info in view.seats)
+        draft = view.draft
+        picks = draft.picks_per_round - draft.pick + 1 + draft.picks_per_round * (draft.rounds - draft.round)
+        return picks * len(view.seats)
     assert view.turns is not None
     return view.turns.draw_pile
 
 
 def default_horizon(state: State) -> int:
-    """About the last three turns of every seat (the draft: its last round)."""
+    """About the last three turns of every seat (the draft: its last DRAFT_PICKS picks)."""
     if isinstance(state, DraftState):
-        return 8 * state.seats
+        return DRAFT_PICKS * state.seats
     return 6 * state.seats
+
+
+def playouts_for(state: State, iterations: int) -> int:
+    """The playouts of a decision in this game for a budget of ``iterations`` two-player playouts
+    (the draft: fewer while more than DRAFT_FULL picks are left, as each playout is longer)."""
+    share = PLAYOUT_SHARE.get((state.mode, state.seats), 1.0)
+    if isinstance(state, DraftState):
+        share *= min(1.0, DRAFT_FULL * state.seats / max(1, cards_left(state)))
+    return 0 if iterations <= 0 else max(1, round(iterations * share))
 
 
 def search(state: State, seat: int, rng: random.Random, iterations: int, seconds: float | None,
@@ -251,11 +291,12 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     before, the heuristic's choice. ``rollout``: "heuristic" (every seat plays the normal bot's
     choice to the end) or "random"."""
     actions, scores = ranked_candidates(state, seat)
+    iterations = playouts_for(state, iterations)
     if horizon is None:
         horizon = default_horizon(state)
     if len(actions) == 1 or iterations <= 0 or cards_left(state) > horizon:
         return actions[0], Reason(str(actions[0]), 0.0, None, None, 0)
-    candidates = actions[:width]
+    candidates = _diverse(actions, width) if DIVERSE and isinstance(state, DraftState) else actions[:width]
     if isinstance(candidates[0], Draw):
         candidates = actions  # at most five sources, and the choice that most needs the lookahead
     playout = _heuristic_playout if rollout == "heuristic" else _playout
@@ -275,13 +316,14 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     deals = 0
     done = 0
     last_cost = 0.0
+    memory = draft_memory(state, seat) if isinstance(state, DraftState) else None
     while done < iterations:
         # anytime: a deal is started only if it should end before the deadline (its cost guessed
         # from the last one), so a decision stays within its cap
         if deadline is not None and deals and time.perf_counter() + last_cost > deadline:
             break
         began = time.perf_counter()
-        det = determinize(state, seat, rng)
+        det = determinize(state, seat, rng, memory)
         playout_seed = rng.getrandbits(32)
         results: dict[int, float] = {}
         for index in active:
@@ -317,6 +359,24 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     second = max((i for i in range(count) if i != best), key=lambda i: means[i])
     reason = Reason(str(candidates[best]), means[best], str(candidates[second]), means[second], deals)
     return candidates[best], reason
+
+
+def _diverse(actions: list[Action], width: int) -> list[Action]:
+    """The best-ranked pick of each card, best first, filled up with the next best picks."""
+    first: list[Action] = []
+    cards: set[object] = set()
+    for action in actions:
+        card = cast(Pick, action).card
+        if card not in cards:
+            cards.add(card)
+            first.append(action)
+    chosen = first[:width]
+    for action in actions:
+        if len(chosen) >= width:
+            break
+        if action not in chosen:
+            chosen.append(action)
+    return chosen
 
 
 def _error(total: float, squares: float, n: int) -> float:
