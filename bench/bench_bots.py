@@ -16,12 +16,13 @@ Run: .venv/bin/python bench/bench_bots.py [--games 1000] [--seconds 3] [--jobs N
 ``--write`` puts the figures into docs/benchmarks.md, section "Engine: games and bots".
 
 3. ``--levels``: the levels against each other, seats rotated one seat per game: one strong bot
-   against normal bots (``--strong-games`` games, the strong bot at a fixed ``--playouts`` per
-   decision, by default its own default, and no time cap, so the figures do not depend on the
-   machine's load), one normal bot against easy bots, in standard 2 and 4 players and the draft
-   with 3; then each level's solo win rate (Q placing by the rule), and the strong bot's CPU time
-   per decision at its default playouts. ``--rows strong|easy`` and ``--only "<game>"`` run a part
-   of the table (a machine shared with others: one row per process); progress goes to stderr."""
+   against normal bots (``--strong-games`` games, the strong bot at a fixed ``--playouts`` budget,
+   playouts of a two-player decision and fewer in longer games, by default its own, and no time
+   cap, so the figures do not depend on the machine's load), one normal bot against easy bots,
+   in standard 2 and 4 players and the draft with 3; then each level's solo win rate (Q placing
+   by the rule), and the strong bot's CPU time per decision at its default budget. ``--rows
+   strong|easy`` and ``--only "<game>"`` run a part of the table (a machine shared with others:
+   one row per process); progress goes to stderr."""
 
 from __future__ import annotations
 
@@ -161,7 +162,8 @@ def levels_table(args: argparse.Namespace, pool: ProcessPoolExecutor, emit: Any)
     emit()
     if args.timing_games <= 0:
         return
-    emit(f"Strong bot at its default budget ({DEFAULT_PLAYOUTS} playouts a decision) without its time cap, "
+    emit(f"Strong bot at its default budget ({DEFAULT_PLAYOUTS} playouts a decision of a two-player game, fewer "
+         "where playouts are longer: engine.bots_search.playouts_for) without its time cap, "
          "CPU seconds per decision in this one process (one core), in a few games against normal bots; "
          "'searched': decisions that ran the search (the others are the heuristic's, in the early turns):")
     emit()
