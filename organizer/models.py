@@ -456,8 +456,9 @@ class LeagueTally(SQLModel, table=True):
     """One event player's league figures at one event (issue 16): tournament points in whole
     units of 1/12 (the point scheme's own integers), game points and species over the event's
     counted tables. Derived: stored when a round closes, ratings are recomputed, a season is
-    saved or a confirmed or disputed result changes while the stored figures held, with ``stamp``, the event's results fingerprint then; a league trusts the rows only
-    while the stamp still holds, and scores any other event from its results."""
+    saved or a confirmed or disputed result changes while the stored figures held, with
+    ``stamp``, the event's results fingerprint then; a league trusts the rows only while the
+    stamp still holds, and scores any other event from its results."""
 
     __table_args__ = (UniqueConstraint("event_id", "player_id", name="uq_leaguetally_event_player"),)
 
