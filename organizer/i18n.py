@@ -18,13 +18,16 @@ from typing import Any
 
 from flask import Blueprint, Flask, g, has_request_context, redirect, request
 from flask_babel import Babel, get_locale, get_timezone, gettext, ngettext, refresh
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 from werkzeug.wrappers import Response
 
 from .security import same_site_path
 from .services import translate
 from .services.translate import DEFAULT_LANGUAGE, LANGUAGES, time_zone_names, valid_time_zone
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_COOKIE", "bp", "current_language", "init_app",
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "LANGUAGE_COOKIE", "bp", "current_language", "environ_language",
+           "init_app",
            "time_zone_names", "use_event_language", "use_event_time_zone", "valid_time_zone"]
 LANGUAGE_COOKIE = "lang"
 _YEAR = 365 * 24 * 3600
@@ -43,6 +46,17 @@ def select_locale() -> str:
     if chosen in LANGUAGES:
         return str(chosen)
     return request.accept_languages.best_match(LANGUAGES.keys()) or DEFAULT_LANGUAGE
+
+
+def environ_language(environ: dict[str, Any]) -> str:
+    """The language :func:`select_locale` picks for a request no view forces, read from the bare
+    WSGI environ: for the middlewares that answer before Flask (the public page's fast poll, the
+    practice gate), so a page they serve speaks what Flask's would."""
+    chosen = parse_cookie(environ).get(LANGUAGE_COOKIE)
+    if chosen in LANGUAGES:
+        return str(chosen)
+    accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
+    return accepted.best_match(LANGUAGES.keys()) or DEFAULT_LANGUAGE
 
 
 def select_time_zone() -> str | None:

@@ -18,14 +18,11 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from flask import Flask
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header, parse_cookie
 
 from . import public
-from .i18n import LANGUAGE_COOKIE
+from .i18n import environ_language
 from .security import security_headers
 from .services.live_poll import board_for
-from .services.translate import DEFAULT_LANGUAGE, LANGUAGES
 
 SEAT_PREFIX = "/play/"
 PUBLIC_PREFIX = "/e/"
@@ -99,21 +96,11 @@ class FastPoll:
             return self._unchanged()
         if environ.get("HTTP_HX_REQUEST") != "true":  # a whole page: Flask builds it
             return None
-        fragment = public.cached_fragment(code, current, params.get("q", [""])[0], _language(environ))
+        fragment = public.cached_fragment(code, current, params.get("q", [""])[0], environ_language(environ))
         if fragment is None:
             return None
         body = fragment.encode("utf-8")
         return "200 OK", [self.headers[0], ("Content-Length", str(len(body))), *self.headers[1:]], body
-
-
-def _language(environ: dict[str, Any]) -> str:
-    """The language Flask would pick for a public page (``organizer/i18n.py``'s ``select_locale``:
-    the language menu's cookie, else the browser's languages, else English)."""
-    chosen = parse_cookie(environ).get(LANGUAGE_COOKIE)
-    if chosen in LANGUAGES:
-        return str(chosen)
-    accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
-    return accepted.best_match(LANGUAGES.keys()) or DEFAULT_LANGUAGE
 
 
 def install(app: Flask) -> None:

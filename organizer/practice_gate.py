@@ -24,7 +24,7 @@ from markupsafe import escape
 
 from . import practice
 from .i18n import LANGUAGE_COOKIE
-from .live_fastpoll import _language as client_language
+from .i18n import environ_language as client_language
 from .security import security_headers
 from .services import practice as service
 
