@@ -52,15 +52,17 @@ CONFIDENCE = 1.5
 #: and by how many standard errors it must be worse
 PRUNE_AFTER = 4
 PRUNE_SE = 1.0
-#: share of the budget's playouts played in each game (the budget is counted in playouts of the
-#: two-player game): a playout with more seats is longer and each of its moves costs more, so a
-#: decision takes about the same time in every game; set from the CPU time a decision takes at the
-#: default budget (bench/bench_bots.py --levels --rows timing)
-PLAYOUT_SHARE: dict[tuple[str, int], float] = {("standard", 3): 0.6, ("standard", 4): 0.3}
-#: the draft: the picks of a seat searched, counted from the end, and how many of the last ones
-#: get the whole budget (a playout from further back is longer: fewer of them)
+#: share of the budget's playouts played at the horizon's start of each game (the budget is
+#: counted in playouts of the two-player game): a playout with more seats is longer and each of
+#: its moves costs more; closer to the end the playouts are shorter and the share grows with
+#: the horizon over the cards left, up to the whole budget. So a decision costs about as much at
+#: every point and in every game; set from the CPU time a decision takes at the default budget
+#: (bench/bench_bots.py --levels --rows timing)
+PLAYOUT_SHARE: dict[tuple[str, int], float] = {
+    ("standard", 3): 0.6, ("standard", 4): 0.3, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
+}
+#: the draft: the picks of a seat searched, counted from the end (its last round)
 DRAFT_PICKS = 7
-DRAFT_FULL = 4
 #: the draft's candidates: the best placement of each card first (which card to take decides
 #: more than where to plant it), then the heuristic's next best
 DIVERSE = True
@@ -274,13 +276,16 @@ def default_horizon(state: State) -> int:
     return 6 * state.seats
 
 
-def playouts_for(state: State, iterations: int) -> int:
+def playouts_for(state: State, iterations: int, horizon: int | None = None) -> int:
     """The playouts of a decision in this game for a budget of ``iterations`` two-player playouts
-    (the draft: fewer while more than DRAFT_FULL picks are left, as each playout is longer)."""
+    (:data:`PLAYOUT_SHARE`, more as the end nears)."""
+    if iterations <= 0:
+        return 0
     share = PLAYOUT_SHARE.get((state.mode, state.seats), 1.0)
-    if isinstance(state, DraftState):
-        share *= min(1.0, DRAFT_FULL * state.seats / max(1, cards_left(state)))
-    return 0 if iterations <= 0 else max(1, round(iterations * share))
+    if share < 1.0:
+        reach = default_horizon(state) if horizon is None else min(horizon, default_horizon(state))
+        share = min(1.0, share * reach / max(1, cards_left(state)))
+    return max(1, round(iterations * share))
 
 
 def search(state: State, seat: int, rng: random.Random, iterations: int, seconds: float | None,
@@ -291,7 +296,7 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     before, the heuristic's choice. ``rollout``: "heuristic" (every seat plays the normal bot's
     choice to the end) or "random"."""
     actions, scores = ranked_candidates(state, seat)
-    iterations = playouts_for(state, iterations)
+    iterations = playouts_for(state, iterations, horizon)
     if horizon is None:
         horizon = default_horizon(state)
     if len(actions) == 1 or iterations <= 0 or cards_left(state) > horizon:
