@@ -114,3 +114,23 @@ def test_strong_bot_games_are_the_same_from_the_same_seed() -> None:
         play_game(state, [small_strong(), HeuristicBot()], random.Random(6))
         games.append(state.to_json())
     assert games[0] == games[1]
+
+
+def test_longer_playouts_get_fewer_of_the_budget_s_playouts() -> None:
+    """The budget counts two-player playouts: games whose playouts are longer play fewer at the
+    horizon's start, and the whole budget once the end is near."""
+    from engine.bots_search import cards_left, default_horizon, playouts_for
+
+    for mode, players, fewer in (("standard", 2, False), ("standard", 4, True), ("draft", 3, True), ("solo", 1, False)):
+        state = Game(mode, players, seed=2).new_initial_state()
+        rng = random.Random(2)
+        counts: dict[int, int] = {}
+        while not state.is_terminal():
+            if cards_left(state) <= default_horizon(state):
+                counts[cards_left(state)] = playouts_for(state, 60)
+            player = state.current_player()
+            for seat in state.awaited_seats() if player == SIMULTANEOUS else [player]:
+                state.apply_action(HeuristicBot().choose(state, seat, rng), seat)
+        first, last = counts[max(counts)], counts[min(counts)]
+        assert last == 60 and (first < 40 if fewer else first == 60)
+        assert list(counts.values()) == sorted(counts.values())  # never fewer as the end nears
