@@ -59,8 +59,11 @@ PRUNE_SE = 1.0
 #: every point and in every game; set from the CPU time a decision takes at the default budget
 #: (bench/bench_bots.py --levels --rows timing)
 PLAYOUT_SHARE: dict[tuple[str, int], float] = {
-    ("standard", 3): 0.6, ("standard", 4): 0.3, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
+    ("standard", 3): 0.6, ("standard", 4): 0.28, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
 }
+#: how fast the share grows toward the end: a standard game's last playouts are not much cheaper
+#: than the first (full arboretums cost more to score and plan), a draft's are
+SHARE_GROWTH = {"standard": 0.5, "draft": 1.0}
 #: the draft: the picks of a seat searched, counted from the end (its last round)
 DRAFT_PICKS = 7
 #: the draft's candidates: the best placement of each card first (which card to take decides
@@ -284,7 +287,7 @@ def playouts_for(state: State, iterations: int, horizon: int | None = None) -> i
     share = PLAYOUT_SHARE.get((state.mode, state.seats), 1.0)
     if share < 1.0:
         reach = default_horizon(state) if horizon is None else min(horizon, default_horizon(state))
-        share = min(1.0, share * reach / max(1, cards_left(state)))
+        share = min(1.0, share * (reach / max(1, cards_left(state))) ** SHARE_GROWTH.get(state.mode, 1.0))
     return max(1, round(iterations * share))
 
 
