@@ -6,7 +6,9 @@ The heuristic bot reads a game state only through :func:`turn_knowledge` (standa
 may see (RULES.md §2–§4): its own hand, every arboretum, the face-up discard piles, the size of
 the draw pile and of the other hands, the species in play, and the public log of a standard or
 solo game (draws name their source, plays and discards name their card). Nothing reads another
-seat's hand, the draw pile's order, Q's hand, or the draft's log (it holds the hidden picks).
+seat's hand, the draw pile's order, Q's hand, or the draft's log (it holds the hidden picks);
+the strong bot's :func:`draft_memory` replays that log only to recover what the seat itself saw
+(the hands it held this round and the picks planted in public), as a person remembers them.
 ``tests/engine/test_bots.py`` checks that the bot's choice does not change when those hidden
 cards are dealt anew."""
 
