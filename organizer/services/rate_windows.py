@@ -30,7 +30,10 @@ class Claim:
     ends_at: datetime | None = None
 
 
-def _refused(ends_at: datetime, now: datetime) -> Claim:
+def _refused(ends_at: datetime, now: datetime, window: timedelta) -> Claim:
+    # A request that read the clock a moment before a concurrent one started the window sees
+    # its end a little more than a window away: never ask anyone to wait longer than a window.
+    ends_at = min(ends_at, now + window)
     return Claim(False, max(1, math.ceil((ends_at - now).total_seconds())), ends_at)
 
 
@@ -49,7 +52,7 @@ def claim(session: Session, key: str, limit: int, window_seconds: float, now: da
     if seen is not None and _aware(seen[0]) > now - window and seen[1] >= limit:
         # used up: refused by a read alone, so a flood of refused requests writes nothing
         session.commit()
-        return _refused(_aware(seen[0]) + window, now)
+        return _refused(_aware(seen[0]) + window, now, window)
     for _ in range(3):
         reset = session.execute(update(RateWindow).where(key_is, col(RateWindow.started_at) <= now - window)
                                 .values(started_at=now, used=1))
@@ -64,10 +67,10 @@ def claim(session: Session, key: str, limit: int, window_seconds: float, now: da
         started = session.execute(select(col(RateWindow.started_at)).where(key_is)).scalar_one_or_none()
         if started is not None:
             session.commit()
-            return _refused(_aware(started) + window, now)
+            return _refused(_aware(started) + window, now, window)
         if limit < 1:
             session.commit()
-            return _refused(now + window, now)
+            return _refused(now + window, now, window)
         try:
             session.execute(insert(RateWindow).values(key=key, started_at=now, used=1))
             session.commit()

@@ -259,3 +259,20 @@ def test_behind_a_proxy_each_forwarded_address_has_its_own_limit(database_url: s
     assert client.post("/practice", data=SOLO, headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 302
     assert set(app.extensions["practice_gate"].refused_until) == {"198.51.100.1"}
     app.extensions["db_engine"].dispose()
+
+
+def test_a_refusal_never_asks_for_more_than_the_window(limited: Flask) -> None:
+    """A request that read the clock just before another started the window (two at the same
+    instant, as the test across workers sends them) sees the window's end a little more than a
+    window away: it is told to wait the window at most, never 601 seconds of a 600 s window."""
+    from organizer.models import utcnow
+    from organizer.services import rate_windows
+
+    with Session(limited.extensions["db_engine"]) as db:
+        started = utcnow()
+        assert rate_windows.claim(db, "test:clock", 1, 600, started).allowed
+        earlier = started - timedelta(seconds=0.4)
+        refused = rate_windows.claim(db, "test:clock", 1, 600, earlier)
+    assert not refused.allowed
+    assert refused.retry_after == 600
+    assert refused.ends_at == earlier + timedelta(seconds=600)
