@@ -187,12 +187,11 @@ def draft_memory(state: DraftState, seat: int) -> DraftMemory:
             if reveal.card is not None:
                 _remove(rest, reveal.card)
             left[reveal.seat] = rest
+        known = [[] for _ in range(seats)]
         if replay.pick == 0:
             # the round is over: the eighth cards leave; the ones the seat is sure of are out
             out.extend(card for cards in left if len(cards) == 1 for card in cards)
-            known = [[] for _ in range(seats)]
         else:
-            known = [[] for _ in range(seats)]
             for s in range(seats):
                 known[(s + direction) % seats] = left[s]
         if not replay.terminal:

@@ -66,9 +66,6 @@ PLAYOUT_SHARE: dict[tuple[str, int], float] = {
 SHARE_GROWTH = {"standard": 0.5, "draft": 1.0}
 #: the draft: the picks of a seat searched, counted from the end (its last round)
 DRAFT_PICKS = 7
-#: the draft's candidates: the best placement of each card first (which card to take decides
-#: more than where to plant it), then the heuristic's next best
-DIVERSE = True
 
 
 @dataclass(frozen=True)
@@ -279,15 +276,16 @@ def default_horizon(state: State) -> int:
     return 6 * state.seats
 
 
-def playouts_for(state: State, iterations: int, horizon: int | None = None) -> int:
+def playouts_for(state: State, iterations: int, horizon: int | None = None, left: int | None = None) -> int:
     """The playouts of a decision in this game for a budget of ``iterations`` two-player playouts
-    (:data:`PLAYOUT_SHARE`, more as the end nears)."""
+    (:data:`PLAYOUT_SHARE`, more as the end nears); ``left``: :func:`cards_left`, when known."""
     if iterations <= 0:
         return 0
     share = PLAYOUT_SHARE.get((state.mode, state.seats), 1.0)
     if share < 1.0:
         reach = default_horizon(state) if horizon is None else min(horizon, default_horizon(state))
-        share = min(1.0, share * (reach / max(1, cards_left(state))) ** SHARE_GROWTH.get(state.mode, 1.0))
+        left = cards_left(state) if left is None else left
+        share = min(1.0, share * (reach / max(1, left)) ** SHARE_GROWTH.get(state.mode, 1.0))
     return max(1, round(iterations * share))
 
 
@@ -299,12 +297,15 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     before, the heuristic's choice. ``rollout``: "heuristic" (every seat plays the normal bot's
     choice to the end) or "random"."""
     actions, scores = ranked_candidates(state, seat)
-    iterations = playouts_for(state, iterations, horizon)
+    left = cards_left(state)
+    iterations = playouts_for(state, iterations, horizon, left)
     if horizon is None:
         horizon = default_horizon(state)
-    if len(actions) == 1 or iterations <= 0 or cards_left(state) > horizon:
+    if len(actions) == 1 or iterations <= 0 or left > horizon:
         return actions[0], Reason(str(actions[0]), 0.0, None, None, 0)
-    candidates = _diverse(actions, width) if DIVERSE and isinstance(state, DraftState) else actions[:width]
+    # the draft: the best placement of each card first (which card to take, and so which to pass
+    # on, decides more than where to plant it), then the heuristic's next best
+    candidates = _diverse(actions, width) if isinstance(state, DraftState) else actions[:width]
     if isinstance(candidates[0], Draw):
         candidates = actions  # at most five sources, and the choice that most needs the lookahead
     playout = _heuristic_playout if rollout == "heuristic" else _playout

@@ -42,16 +42,14 @@ def select_locale() -> str:
         return str(forced)
     if not has_request_context():  # a command or a job: the event's language when set, else English
         return DEFAULT_LANGUAGE
-    chosen = request.cookies.get(LANGUAGE_COOKIE)
-    if chosen in LANGUAGES:
-        return str(chosen)
-    return request.accept_languages.best_match(LANGUAGES.keys()) or DEFAULT_LANGUAGE
+    return environ_language(request.environ)
 
 
 def environ_language(environ: dict[str, Any]) -> str:
-    """The language :func:`select_locale` picks for a request no view forces, read from the bare
-    WSGI environ: for the middlewares that answer before Flask (the public page's fast poll, the
-    practice gate), so a page they serve speaks what Flask's would."""
+    """The language of a request no view forces, read from its WSGI environ: the language menu's
+    cookie, else the browser's languages, else English. One rule for Flask's pages
+    (:func:`select_locale`) and the middlewares that answer before Flask (the public page's fast
+    poll, the practice gate), so a page they serve speaks what Flask's would."""
     chosen = parse_cookie(environ).get(LANGUAGE_COOKIE)
     if chosen in LANGUAGES:
         return str(chosen)
