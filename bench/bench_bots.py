@@ -22,15 +22,28 @@ Run: .venv/bin/python bench/bench_bots.py [--games 1000] [--seconds 3] [--jobs N
    in standard 2 and 4 players and the draft with 3; then each level's solo win rate (Q placing
    by the rule), and the strong bot's CPU time per decision at its default budget. ``--rows
    strong|easy`` and ``--only "<game>"`` run a part of the table (a machine shared with others:
-   one row per process); progress goes to stderr."""
+   one row per process); progress goes to stderr.
+
+4. Long rows, resumable: ``--save FILE`` appends each finished game of the levels' rows (not
+   solo, not timing) to FILE as one JSON line (row, game index, seeds, bots by seat, the tested
+   bot's seat, winners, scores, CPU seconds, the commit and a hash of engine/**/*.py) the moment
+   it ends, so a killed run keeps every finished game; ``--resume`` skips the games already in
+   FILE (refusing a file made by other engine code). The games are exactly those of the plain
+   run (game i's seeds and seats depend on i only). ``--report FILE [FILE ...]`` prints the
+   rows' table from saved games, refusing to merge files made by different engine code. A copy
+   of the tree without .git (``git archive``) names its commit in a ``.git-commit`` file at its
+   root."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import os
 import platform
 import random
+import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -41,8 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.bots import DEFAULT_PLAYOUTS, make_bot, play_game  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.simulate import simulate  # noqa: E402
+from engine.game import Game, State  # noqa: E402
+from engine.simulate import bot_seed, game_seed, lineup_for, simulate  # noqa: E402
 
 SPEED = [
     ("standard", 2, "2018"), ("standard", 3, "2018"), ("standard", 4, "2018"),
@@ -111,6 +124,192 @@ def wilson(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
+class SavedGamesError(Exception):
+    """Saved games that cannot be resumed or merged (other engine code, another row's games)."""
+
+
+def engine_hash() -> str:
+    """What the games depend on: a hash of every engine source file (path and bytes)."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def code_commit() -> str:
+    """The commit the tree was taken from: git's HEAD (``+engine-changes`` when engine/ differs
+    from it), else the ``.git-commit`` file a ``git archive`` copy was given, else ``unknown``."""
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "engine"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return head + ("+engine-changes" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        marker = ROOT / ".git-commit"
+        return marker.read_text(encoding="utf-8").strip() if marker.exists() else "unknown"
+
+
+def row_key(record: dict[str, Any]) -> tuple[str, int, str, tuple[str, ...], int]:
+    """The row a saved game belongs to: game, bots in lineup order, run seed."""
+    return (record["mode"], record["players"], record["edition"], tuple(record["bots"]), record["seed"])
+
+
+def game_record(mode: str, players: int, edition: str, bots: list[str], index: int, state: State,
+                cpu: float, code: tuple[str, str]) -> dict[str, Any]:
+    """One finished game as a saved line; the tested bot is ``bots[0]``."""
+    outcome = state.outcome()
+    assert outcome is not None  # simulate hands over finished games only
+    seats = lineup_for(bots, players, index, True)
+    return {
+        "row": label(mode, players, edition), "mode": mode, "players": players, "edition": edition,
+        "bots": bots, "seed": SEED, "game": index, "deal_seed": game_seed(SEED, index),
+        "bot_seed": bot_seed(SEED, index), "seats": seats, "tested_seat": seats.index(bots[0]),
+        "winners": list(outcome.winners), "scores": [p.total for p in outcome.players],
+        "cpu": round(cpu, 3), "engine": code[0], "commit": code[1],
+    }
+
+
+def saved_chunk(args: tuple[str, int, str, list[str], int, int, str, tuple[str, str]]) -> int:
+    """Play games ``first`` .. ``first + games - 1`` of a row, appending each to ``path`` as it
+    ends (one write of one line, so processes appending to the same file do not interleave)."""
+    mode, players, edition, bots, games, first, path, code = args
+    clock = [time.process_time()]
+
+    def on_game(offset: int, state: State) -> None:
+        now = time.process_time()
+        line = json.dumps(game_record(mode, players, edition, bots, first + offset, state, now - clock[0], code))
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(line + "\n")
+        clock[0] = time.process_time()
+
+    simulate(mode, players, games, bots, SEED, edition, rotate=True, on_game=on_game, first_index=first)
+    return games
+
+
+def read_saved(path: Path) -> list[dict[str, Any]]:
+    """The games saved in ``path``; a last line cut short by a killed run is left out."""
+    if not path.exists():
+        return []
+    records = []
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            if number == len(lines):  # no newline after it: the write was cut off
+                continue
+            raise SavedGamesError(f"{path}:{number}: not a saved game") from None
+    return records
+
+
+def merge_saved(sources: dict[str, list[dict[str, Any]]]) -> dict[tuple[str, int, str, tuple[str, ...], int],
+                                                                   dict[int, dict[str, Any]]]:
+    """Saved games by row and game index, from one or more files; refuses games played by
+    different engine code, and a game saved twice with different results."""
+    hashes: dict[str, set[str]] = {}
+    for name, records in sources.items():
+        for record in records:
+            hashes.setdefault(record["engine"], set()).add(name)
+    if len(hashes) > 1:
+        told = "; ".join(f"engine {h} in {', '.join(sorted(files))}" for h, files in sorted(hashes.items()))
+        raise SavedGamesError(f"games played by different engine code cannot be merged: {told}")
+    rows: dict[tuple[str, int, str, tuple[str, ...], int], dict[int, dict[str, Any]]] = {}
+    for name, records in sources.items():
+        for record in records:
+            games = rows.setdefault(row_key(record), {})
+            seen = games.get(record["game"])
+            if seen is not None and (seen["winners"], seen["scores"]) != (record["winners"], record["scores"]):
+                raise SavedGamesError(f"{name}: game {record['game']} of {record['row']} was saved with another "
+                                      "result before: not the same games")
+            games[record["game"]] = record
+    return rows
+
+
+def play_saved(mode: str, players: int, edition: str, bots: list[str], games: int, pool: ProcessPoolExecutor,
+               jobs: int, chunk: int, path: Path, resume: bool) -> list[dict[str, Any]]:
+    """Games 0 .. ``games`` - 1 of a row, played into ``path`` (those already there skipped when
+    resuming); returns the row's saved games."""
+    code = (engine_hash(), code_commit())
+    existing = read_saved(path)
+    if existing and not resume:
+        raise SavedGamesError(f"{path} holds {len(existing)} saved games: --resume to add to them")
+    if existing:
+        merge_saved({str(path): existing})
+        if existing[0]["engine"] != code[0]:
+            raise SavedGamesError(f"{path}: its games were played by engine {existing[0]['engine']}, this "
+                                  f"code is engine {code[0]}: resume with the code that began them")
+        text = path.read_bytes()
+        if not text.endswith(b"\n"):  # a line cut off by a kill: drop it before appending
+            path.write_bytes(text[: text.rfind(b"\n") + 1])
+    key = (mode, players, edition, tuple(bots), SEED)
+    done = {r["game"] for r in existing if row_key(r) == key}
+    missing = [index for index in range(games) if index not in done]
+    size = chunk or max(1, math.ceil(games / (jobs * 8)))
+    chunks = []
+    for index in missing:  # contiguous runs of missing games, cut into chunks of ``size``
+        last = chunks[-1] if chunks else None
+        if last is not None and last[5] + last[4] == index and last[4] < size:
+            chunks[-1] = (*last[:4], last[4] + 1, *last[5:])
+        else:
+            chunks.append((mode, players, edition, bots, 1, index, str(path), code))
+    print(f"  ... {label(mode, players, edition)}: {len(done & set(range(games)))} of {games} games saved in "
+          f"{path}, {len(missing)} to play (engine {code[0]}, commit {code[1]})", file=sys.stderr, flush=True)
+    for _ in pool.map(saved_chunk, chunks):
+        row = [r for r in read_saved(path) if row_key(r) == key and r["game"] < games]
+        wins = sum(r["tested_seat"] in r["winners"] for r in row)
+        print(f"  ... {label(mode, players, edition)} {bots[0]}: {wins} wins of {len(row)} games", file=sys.stderr,
+              flush=True)
+    rows = merge_saved({str(path): read_saved(path)})
+    return [record for index, record in sorted(rows.get(key, {}).items()) if index < games]
+
+
+def saved_row_line(records: list[dict[str, Any]]) -> str:
+    """The levels table's line of a row from its saved games."""
+    first = records[0]
+    players = first["players"]
+    top, low = first["bots"][0], first["bots"][1]
+    wins = sum(r["tested_seat"] in r["winners"] for r in records)
+    lo, hi = wilson(wins, len(records))
+    mine = sum(r["scores"][r["tested_seat"]] for r in records) / len(records)
+    others = [s for r in records for seat, s in enumerate(r["scores"]) if seat != r["tested_seat"]]
+    name = "strong" if top == f"strong:{DEFAULT_PLAYOUTS}" else {"heuristic": "normal"}.get(top, top)
+    other = {"heuristic": "normal"}.get(low, low)
+    return (f"| {first['row']} | {name} vs {players - 1} {other} | {len(records)} | {wins / len(records):.1%} | "
+            f"{lo:.1%}–{hi:.1%} | {1 / players:.1%} | {mine:.1f} / {sum(others) / len(others):.1f} |")
+
+
+def report_saved(paths: list[Path], emit: Any) -> None:
+    """The rows' table from saved games (``--report``)."""
+    rows = merge_saved({str(path): read_saved(path) for path in paths})
+    if not rows:
+        raise SavedGamesError(f"no saved games in {', '.join(map(str, paths))}")
+    first = next(iter(next(iter(rows.values())).values()))
+    emit(f"Saved games (seed {SEED}, seats rotated one seat per game; 95% Wilson intervals; a shared win counts "
+         f"for every winner); engine {first['engine']}, commit {first['commit']}:")
+    emit()
+    emit("| game | bot against | games | wins | 95% interval | seat share | mean score (bot / others) |")
+    emit("|---|---|---:|---:|---:|---:|---|")
+    notes = []
+    for key in sorted(rows):
+        games = rows[key]
+        records = [games[i] for i in sorted(games)]
+        emit(saved_row_line(records))
+        span = max(games) + 1
+        gaps = "" if len(games) == span else f"; {span - len(games)} of games 0–{span - 1} missing"
+        by_seat = ", ".join(
+            f"seat {seat + 1} {sum(r['tested_seat'] in r['winners'] for r in records if r['tested_seat'] == seat)}/"
+            f"{sum(r['tested_seat'] == seat for r in records)}" for seat in range(key[1]))
+        cpu = sum(r["cpu"] for r in records) / len(records)
+        notes.append(f"{records[0]['row']} ({key[3][0]}): games {min(games)}–{span - 1}{gaps}; the tested bot's wins "
+                     f"by its seat: {by_seat}; {cpu:.2f} CPU s a game")
+    emit()
+    for note in notes:
+        emit(note)
+
+
 LEVEL_ROWS = [("standard", 2, "2018"), ("standard", 4, "2018"), ("draft", 3, "2018")]
 
 
@@ -133,6 +332,12 @@ def levels_table(args: argparse.Namespace, pool: ProcessPoolExecutor, emit: Any)
             if args.only and args.only != label(mode, players, edition):
                 continue
             started = time.perf_counter()
+            if args.save:
+                records = play_saved(mode, players, edition, [top] + [low] * (players - 1), games, pool,
+                                     args.jobs, args.chunk, Path(args.save), args.resume)
+                emit(saved_row_line(records))
+                print(f"  ({time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.1f})", flush=True)
+                continue
             merged = win_rate(mode, players, edition, [top] + [low] * (players - 1), games, pool, args.jobs,
                               args.chunk)
             a, b = merged[top], merged[low]
@@ -222,6 +427,11 @@ def main() -> None:
     parser.add_argument("--timing-games", type=int, default=2, help="games for the strong bot's time per decision")
     parser.add_argument("--rows", default="all", help=(
         "levels: 'strong', 'easy' (normal vs easy and solo), 'timing' (only the time per decision) or 'all'"))
+    parser.add_argument("--save", default="", metavar="FILE", help=(
+        "levels: append each finished game of the bot-against-bot rows to FILE, one JSON line each"))
+    parser.add_argument("--resume", action="store_true", help="with --save: skip the games already in FILE")
+    parser.add_argument("--report", nargs="+", default=[], metavar="FILE",
+                        help="print the rows' table from files written by --save (merged; no games played)")
     args = parser.parse_args()
     out: list[str] = []
 
@@ -229,11 +439,24 @@ def main() -> None:
         print(line, flush=True)
         out.append(line)
 
+    if args.report:
+        try:
+            report_saved([Path(name) for name in args.report], emit)
+        except (SavedGamesError, OSError) as exc:
+            parser.exit(2, f"bench_bots: error: {exc}\n")
+        return
+    if (args.save or args.resume) and not args.levels:
+        parser.error("--save and --resume go with --levels")
+    if args.resume and not args.save:
+        parser.error("--resume needs --save FILE")
     emit(f"Python {platform.python_version()} on {platform.machine()}, {time.strftime('%Y-%m-%d')}.")
     emit()
     if args.levels:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            levels_table(args, pool, emit)
+            try:
+                levels_table(args, pool, emit)
+            except SavedGamesError as exc:
+                parser.exit(2, f"bench_bots: error: {exc}\n")
         return
     if not args.skip_speed:
         emit("Games per second on one core (every seat the same bot; dealt, played and scored):")
