@@ -53,6 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import engine  # noqa: E402
 from engine.bots import DEFAULT_PLAYOUTS, make_bot, play_game  # noqa: E402
 from engine.game import Game, State  # noqa: E402
 from engine.simulate import bot_seed, game_seed, lineup_for, simulate  # noqa: E402
@@ -129,10 +130,12 @@ class SavedGamesError(Exception):
 
 
 def engine_hash() -> str:
-    """What the games depend on: a hash of every engine source file (path and bytes)."""
+    """What the games depend on: a hash of every source file (path and bytes) of the engine
+    package this process imported (an editable install could import another tree's than ROOT's)."""
+    package = Path(engine.__file__).resolve().parent
     digest = hashlib.sha256()
-    for path in sorted((ROOT / "engine").rglob("*.py")):
-        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package.parent).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -256,7 +259,8 @@ def play_saved(mode: str, players: int, edition: str, bots: list[str], games: in
         else:
             chunks.append((mode, players, edition, bots, 1, index, str(path), code))
     print(f"  ... {label(mode, players, edition)}: {len(done & set(range(games)))} of {games} games saved in "
-          f"{path}, {len(missing)} to play (engine {code[0]}, commit {code[1]})", file=sys.stderr, flush=True)
+          f"{path}, {len(missing)} to play (engine {code[0]} from {Path(engine.__file__).parent}, "
+          f"commit {code[1]})", file=sys.stderr, flush=True)
     for _ in pool.map(saved_chunk, chunks):
         row = [r for r in read_saved(path) if row_key(r) == key and r["game"] < games]
         wins = sum(r["tested_seat"] in r["winners"] for r in row)
