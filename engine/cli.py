@@ -13,7 +13,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from json.scanner import make_scanner
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # imported when a parser is built: a plain ``score FILE...`` needs none
@@ -53,14 +52,17 @@ def _score_file(path: str, stdin: TextIO) -> tuple[str, bool]:
     """The result line of one case file, or its error line; and whether it failed."""
     try:
         if path == "-":
-            text = stdin.read()
-        else:
-            # read as bytes and decoded at once, as text mode would (same text, same errors)
-            with open(path, "rb", buffering=0) as handle:
-                text = handle.read().decode("utf-8")
-            if "\r" in text:  # text mode's universal newlines
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-        return score_text(text), False
+            return score_text(stdin.read()), False
+        with open(path, "rb", buffering=0) as handle:
+            raw = handle.read()
+        line = score_line(raw)
+        if line is not None:
+            return line, False
+        # the full path reads the text as text mode would: UTF-8, universal newlines
+        text = raw.decode("utf-8")
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        return _score_in_full(text), False
     except ArboretumError as exc:
         return error_line(f"{path}: {exc}"), True
     except (OSError, UnicodeDecodeError) as exc:
@@ -116,36 +118,15 @@ def worker_count(files: int) -> int:
 
 def score_text(text: str) -> str:
     """The result line of one case's text; raises an :class:`ArboretumError` naming its fault."""
-    data = _read_json(text)
-    line = score_line(data) if data is not _UNREADABLE else None
-    if line is None:
-        # the full path: the one definition of the rules, and the one that names faults
-        from .case import parse_case, parse_case_text
-
-        return (parse_case_text(text) if data is _UNREADABLE else parse_case(data)).score().to_json_text()
-    return line
+    line = score_line(text)
+    return _score_in_full(text) if line is None else line
 
 
-_UNREADABLE = object()
-#: the scanner json.loads uses (JSONDecoder.scan_once), called directly for a case that starts
-#: with its object: it reads it as json.loads would, without looking for whitespace around it
-#: first (typeshed types its argument as a scanner; the decoder is what it reads its settings from)
-_SCAN = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+def _score_in_full(text: str) -> str:
+    # the one definition of the rules, and the one that names faults
+    from .case import parse_case_text
 
-
-def _read_json(text: str) -> object:
-    if text.startswith("{"):
-        try:
-            data, end = _SCAN(text, 0)
-        except (StopIteration, ValueError, RecursionError):
-            pass
-        else:
-            if end == len(text) or not text[end:].strip(" \t\n\r"):
-                return data
-    try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        return _UNREADABLE
+    return parse_case_text(text).score().to_json_text()
 
 
 def error_line(message: str) -> str:

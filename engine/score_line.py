@@ -16,22 +16,49 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress, repeat
 from json.encoder import encode_basestring as _json_text
-from operator import add, eq, getitem, itemgetter, lt, mul, rshift
-from typing import Any
+from operator import add, attrgetter, eq, getitem, lt, mul, rshift
+from typing import Annotated, Literal
+
+import msgspec
 
 # the plain data, not engine.cards and engine.paths: the command starts without dataclasses and enum
 from .card_data import EDITION_SPECIES, EIGHT_BONUS_STANDARD
 
-_CASE_KEYS = frozenset({"rules", "species", "rounds", "players"})
-_PLAYER_KEYS = frozenset({"name", "arboretum", "hand"})
 #: the standard rule sets: their edition, and whether a tie on points goes to more species
 _STANDARD = {"standard-2018": ("2018", True), "standard-2010": ("2010", False)}
-_X, _Y, _SPECIES, _VALUE = itemgetter("x"), itemgetter("y"), itemgetter("species"), itemgetter("value")
-_INT_ONLY = frozenset({int})
+_X, _Y, _SPECIES, _VALUE = attrgetter("x"), attrgetter("y"), attrgetter("species"), attrgetter("value")
 #: cells are ints y * _ROW + x (+ _PLAYER * the player's seat), all below 2**30 so that CPython
 #: adds and hashes them as one-digit ints; coordinates this large or larger take the full path
 _ROW = 1 << 11
 _REACH = 1 << 10
+_Coordinate = Annotated[int, msgspec.Meta(gt=-_REACH, lt=_REACH)]
+
+
+# An ordinary case's shape, which msgspec checks in C as it reads the text: the types (an int is
+# an int: JSON's true and 1.0 are not), the ranges and the keys. Anything else, even a case the
+# format allows (cards written as text, another rule set), fails here and takes the full path,
+# the format's one definition (engine/case.py). Structs without gc: they hold no cycles.
+class _Card(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    x: _Coordinate
+    y: _Coordinate
+    species: str
+    value: Annotated[int, msgspec.Meta(ge=1, le=8)]
+
+
+class _Player(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    hand: Annotated[list[str], msgspec.Meta(min_length=7, max_length=7)]
+    arboretum: list[_Card] | None = None
+
+
+class _Case(msgspec.Struct, forbid_unknown_fields=True):
+    rules: Literal["standard-2018", "standard-2010"]
+    players: Annotated[list[_Player], msgspec.Meta(min_length=2, max_length=4)]
+    species: list[str] | None = None
+    rounds: None = None
+
+
+_read_case = msgspec.json.Decoder(_Case).decode
 #: for n cards, the steps to their neighbours to the right, left, below and above, in the order
 #: PathFinder tries them (at most 80 cards in a game)
 _STEPS: dict[int, list[int]] = {}
@@ -103,58 +130,42 @@ _EIGHT_BONUS = EIGHT_BONUS_STANDARD * _LEN
 _THREE = repeat(3)
 
 
-def score_line(data: object) -> str | None:
-    """The result line of an ordinary standard-game case, or None to take the full path."""
-    if type(data) is not dict or not data.keys() <= _CASE_KEYS:
+def score_line(case_json: bytes | str) -> str | None:
+    """The result line of an ordinary standard-game case, given as its JSON text, or None to take
+    the full path."""
+    try:
+        case = _read_case(case_json)
+    except (msgspec.MsgspecError, ValueError, RecursionError):  # ValueError: the text is not UTF-8
         return None
-    rules = data.get("rules")
-    if type(rules) is not str or rules not in _STANDARD or data.get("rounds") is not None:
-        return None
-    edition, species_tiebreak = _STANDARD[rules]
-    players = data.get("players")
-    listed = data.get("species")
-    if type(players) is not list or not 2 <= len(players) <= 4:
-        return None
+    edition, species_tiebreak = _STANDARD[case.rules]
+    listed = case.species
     in_play = _in_play(edition, listed)
     if in_play is None:
         return None
     # the players' cards one after another, so that each check below is one pass over the table
     names: list[str] = []
-    planted: list[Any] = []
-    held: list[Any] = []
+    planted: list[_Card] = []
+    held: list[str] = []
     shift: list[int] = []  # each planted card's player as an offset of its cell
     ends: list[int] = []  # where each player's planted cards end
-    for entry in players:
-        if type(entry) is not dict or not entry.keys() <= _PLAYER_KEYS:
+    for player in case.players:
+        name = player.name
+        if not name.strip() or name in names:
             return None
-        name = entry.get("name")
-        if type(name) is not str or not name.strip() or name in names:
-            return None
-        arboretum = entry.get("arboretum")
-        hand = entry.get("hand")
-        if arboretum is None:
-            arboretum = []
-        if type(arboretum) is not list or type(hand) is not list or len(hand) != 7:
-            return None
-        shift += repeat(len(names) * _PLAYER, len(arboretum))
+        arboretum = player.arboretum
+        if arboretum:
+            shift += repeat(len(names) * _PLAYER, len(arboretum))
+            planted += arboretum
         names.append(name)
-        planted += arboretum
-        held += hand
+        held += player.hand
         ends.append(len(planted))
     try:
         hand_cards = list(map(in_play.texts.__getitem__, held))
-        xs, ys, values = list(map(_X, planted)), list(map(_Y, planted)), list(map(_VALUE, planted))
         firsts = list(map(in_play.first.__getitem__, map(_SPECIES, planted)))
-    except (KeyError, TypeError):  # a card not of a species in play, not an object, without x...
+    except KeyError:  # a card not of a species in play
         return None
+    xs, ys, values = list(map(_X, planted)), list(map(_Y, planted)), list(map(_VALUE, planted))
     n = len(planted)
-    # exactly the four keys (a "card" key is read another way), whole numbers (JSON's true and
-    # 1.0 would find the card of value 1)
-    numbers = xs + ys + values
-    if sum(map(len, planted)) != 4 * n or not set(map(type, numbers)) <= _INT_ONLY:
-        return None
-    if n and (max(numbers) >= _REACH or min(numbers) <= -_REACH or min(values) < 1 or max(values) > 8):
-        return None
     cards = list(map(add, firsts, values))
     every_card = cards + hand_cards
     if len(set(every_card)) != len(every_card):

@@ -8,10 +8,11 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.case import parse_case
+from engine.case import parse_case, parse_case_text
 from engine.errors import ArboretumError
 from engine.score_line import score_line
 
@@ -27,7 +28,7 @@ def full_path(data: Any) -> str | None:
 
 
 def assert_same(data: Any) -> str | None:
-    fast = score_line(copy.deepcopy(data))
+    fast = score_line(json.dumps(data))
     if fast is not None:
         assert fast == full_path(data)
     return fast
@@ -59,7 +60,7 @@ def test_species_not_listed_are_those_appearing() -> None:
     del case["species"]
     assert assert_same(case) is not None
     case["players"][0]["hand"] = case["players"][0]["hand"][:6]  # a fault: the full path names it
-    assert score_line(case) is None
+    assert score_line(json.dumps(case)) is None
 
 
 LEAVES = st.one_of(
@@ -102,7 +103,7 @@ def test_a_damaged_table_gets_the_full_paths_answer(data: st.DataObject) -> None
             parent[data.draw(st.sampled_from(["x", "y"]))] += data.draw(st.sampled_from([-1, 1, 2]))
         elif isinstance(parent, list):
             parent.append(copy.deepcopy(parent[place[-1]]))
-    fast = score_line(json.loads(json.dumps(case)))
+    fast = score_line(json.dumps(case))
     if fast is not None:
         assert fast == full_path(case)
 
@@ -131,10 +132,67 @@ def test_arboretums_empty_reordered_split_or_far_out_give_the_full_paths_answer(
                 card["y"] -= 1015
         else:
             planted[0], planted[-1] = planted[-1], planted[0]  # the first card listed is not the first planted
-        fast = score_line(copy.deepcopy(case))
+        fast = score_line(json.dumps(case))
         full = full_path(case)
         assert fast is None or fast == full
         if k % 6 in (0, 1, 5):
             assert fast is not None and full is not None
         if k % 6 == 2:
             assert full is None
+
+
+def _full_from_text(raw: bytes) -> str | None:
+    try:
+        return parse_case_text(raw.decode("utf-8")).score().to_json_text()
+    except (ArboretumError, UnicodeDecodeError):
+        return None
+
+
+#: changes to a case's text that the parsed data does not show: (what, replace, by, still ordinary)
+TEXT_CHANGES = [
+    ("a key given twice, the last kept", b'"value": ', b'"value": 1, "value": ', True),
+    ("a key given twice, the last out of range", b'"value": ', b'"value": 3, "value": 1', False),
+    ("a key given twice, the first out of range", b'"value": ', b'"value": 9, "value": ', False),
+    ("an escaped name", b'"Player 1"', b'"\\u0050layer 1"', True),
+    ("an escaped species", b'"Oak"', b'"O\\u0061k"', True),
+    ("a float that is a whole number", b'"x": 0', b'"x": 0.0', False),
+    ("an exponent", b'"y": 0', b'"y": 0e0', False),
+    ("true for one", b'"value": 1', b'"value": true', False),
+    ("minus zero", b'"x": 0', b'"x": -0', True),
+    ("a leading zero", b'"x": 0', b'"x": 00', False),
+    ("Windows line ends", b", ", b",\r\n ", True),
+    ("a byte-order mark", b'{"rules"', b'\xef\xbb\xbf{"rules"', False),
+    ("bytes that are not UTF-8", b'"Player 2"', b'"Player \xff"', False),
+    ("text after the case", b'{"rules"', b'{"rules"', False),
+    ("spaces inside a list", b'"hand": [', b'"hand": [ ', True),
+    ("a null arboretum", b'"arboretum": []', b'"arboretum": null', True),
+    ("null rounds", b'{"rules"', b'{"rounds": null, "rules"', True),
+    ("a number too large for 64 bits", b'"x": 0', b'"x": 123456789012345678901234567890', False),
+    ("a control character in a name", b'"Player 3"', b'"Player\x013"', False),
+]
+
+
+@pytest.mark.parametrize("what, old, new, ordinary", TEXT_CHANGES, ids=[c[0] for c in TEXT_CHANGES])
+def test_a_changed_text_gets_the_full_paths_answer(what: str, old: bytes, new: bytes, ordinary: bool) -> None:
+    """The fast path reads the text itself (msgspec): whatever it accepts means what the standard
+    library's reading means, and whatever it refuses, the full path answers."""
+    rng = random.Random(12)
+    tried = 0
+    for _ in range(20):
+        case = random_case(rng)
+        if what == "a null arboretum":
+            case["players"][1]["arboretum"] = []
+        raw = json.dumps(case).encode()
+        if old not in raw:
+            continue
+        tried += 1
+        changed = raw.replace(old, new, 1) + (b" x" if what == "text after the case" else b"")
+        fast = score_line(changed)
+        full = _full_from_text(changed)
+        if fast is not None:
+            assert fast == full
+        if ordinary:
+            assert fast is not None and full is not None
+        else:
+            assert fast is None
+    assert tried
