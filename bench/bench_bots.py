@@ -46,7 +46,7 @@ import random
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +95,7 @@ def strength_chunk(args: tuple[str, int, str, list[str], int, int]) -> dict[str,
     return {row["bot"]: row for row in summary.to_json()["by_bot"]}
 
 
-def win_rate(mode: str, players: int, edition: str, bots: list[str], games: int, pool: ProcessPoolExecutor,
+def win_rate(mode: str, players: int, edition: str, bots: list[str], games: int, pool: Executor,
              jobs: int, chunk: int = 0) -> dict[str, dict[str, float]]:
     """Per bot: seat-games, wins and mean score over ``games`` seeded games, merged over chunks
     of ``chunk`` games (0: about eight chunks a process)."""
@@ -231,7 +231,7 @@ def merge_saved(sources: dict[str, list[dict[str, Any]]]) -> dict[tuple[str, int
     return rows
 
 
-def play_saved(mode: str, players: int, edition: str, bots: list[str], games: int, pool: ProcessPoolExecutor,
+def play_saved(mode: str, players: int, edition: str, bots: list[str], games: int, pool: Executor,
                jobs: int, chunk: int, path: Path, resume: bool) -> list[dict[str, Any]]:
     """Games 0 .. ``games`` - 1 of a row, played into ``path`` (those already there skipped when
     resuming); returns the row's saved games."""
@@ -317,7 +317,7 @@ def report_saved(paths: list[Path], emit: Any) -> None:
 LEVEL_ROWS = [("standard", 2, "2018"), ("standard", 4, "2018"), ("draft", 3, "2018")]
 
 
-def levels_table(args: argparse.Namespace, pool: ProcessPoolExecutor, emit: Any) -> None:
+def levels_table(args: argparse.Namespace, pool: Executor, emit: Any) -> None:
     strong = f"strong:{args.playouts}"
     rows = args.rows
     emit(f"Levels, seats rotated one seat per game (seed {SEED}); the strong bot at {args.playouts} playouts a "
