@@ -244,9 +244,9 @@ def play_saved(mode: str, players: int, edition: str, bots: list[str], games: in
         if existing[0]["engine"] != code[0]:
             raise SavedGamesError(f"{path}: its games were played by engine {existing[0]['engine']}, this "
                                   f"code is engine {code[0]}: resume with the code that began them")
-        text = path.read_bytes()
-        if not text.endswith(b"\n"):  # a line cut off by a kill: drop it before appending
-            path.write_bytes(text[: text.rfind(b"\n") + 1])
+    text = path.read_bytes() if path.exists() else b""
+    if text and not text.endswith(b"\n"):  # a line cut off by a kill: drop it before appending
+        path.write_bytes(text[: text.rfind(b"\n") + 1])
     key = (mode, players, edition, tuple(bots), SEED)
     done = {r["game"] for r in existing if row_key(r) == key}
     missing = [index for index in range(games) if index not in done]

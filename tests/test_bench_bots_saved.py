@@ -73,6 +73,14 @@ def test_resume_plays_only_the_missing_games(bench: ModuleType, pool: ThreadPool
     assert [(r["winners"], r["scores"]) for r in saved] == [(r["winners"], r["scores"]) for r in whole]
 
 
+def test_a_kill_before_the_first_game_ended_leaves_nothing_to_trip_on(bench: ModuleType, pool: ThreadPoolExecutor,
+                                                                       tmp_path: Path) -> None:
+    path = tmp_path / "row.jsonl"
+    path.write_text('{"row": "standard 2p 2018", "ga', encoding="utf-8")
+    assert [r["game"] for r in play(bench, pool, path, 2, resume=True)] == [0, 1]
+    assert len(lines(path)) == 2
+
+
 def test_report_merges_files_of_the_same_engine_only(bench: ModuleType, pool: ThreadPoolExecutor,
                                                      tmp_path: Path) -> None:
     whole = tmp_path / "whole.jsonl"
