@@ -36,9 +36,12 @@ PARALLEL_FROM = 400
 
 def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO, workers: int = 1) -> int:
     """Score each case file, one JSON line each, in the order given; returns the exit status (1 if
-    any case failed). With ``workers`` > 1 the files are shared out among that many processes."""
+    any case failed). With ``workers`` > 1 the files are shared out among that many processes,
+    when ``out`` is a file (the processes write to it in turn)."""
     if workers > 1 and len(paths) >= 2 * workers and "-" not in paths and hasattr(os, "fork"):
-        return _score_in_processes(paths, out, stdin, workers)
+        fd = _descriptor(out)
+        if fd is not None:
+            return _score_in_processes(paths, out, fd, stdin, workers)
     status = 0
     for path in paths:
         line, failed = _score_file(path, stdin)
@@ -46,6 +49,13 @@ def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO, workers: int =
         out.write(line + "\n")
     out.flush()
     return status
+
+
+def _descriptor(out: TextIO) -> int | None:
+    try:
+        return out.fileno()
+    except (AttributeError, OSError):  # io.StringIO has none (io.UnsupportedOperation)
+        return None
 
 
 def _score_file(path: str, stdin: TextIO) -> tuple[str, bool]:
@@ -70,42 +80,59 @@ def _score_file(path: str, stdin: TextIO) -> tuple[str, bool]:
         return error_line(f"{path}: cannot read the file: {reason}"), True
 
 
-def _score_in_processes(paths: Sequence[str], out: TextIO, stdin: TextIO, workers: int) -> int:
-    """Score the files in ``workers`` processes: this one takes the first share and prints it as
-    it goes; each forked child scores its share and hands the lines back through a pipe when done,
-    and they are printed in order after. Same lines, same order, same status as one process."""
+def _score_in_processes(paths: Sequence[str], out: TextIO, fd: int, stdin: TextIO, workers: int) -> int:
+    """Score the files in ``workers`` processes: this one takes the first share and prints it as it
+    goes; each forked child scores its share, says it is ready, and when its turn comes (every
+    share before it printed) writes its lines straight to the output. Nothing is copied through
+    this process. Same lines, same order, same status as one process."""
     size = -(-len(paths) // workers)
     shares = [paths[k : k + size] for k in range(0, len(paths), size)]
     out.flush()  # a child must not inherit unwritten output
     children = []
     for share in shares[1:]:
-        read_end, write_end = os.pipe()
+        ready_read, ready_write = os.pipe()
+        go_read, go_write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: it never returns into the caller's code
             code = 2
             try:
-                os.close(read_end)
+                os.close(ready_read)
+                os.close(go_write)
                 results = [_score_file(path, stdin) for path in share]
-                text = "".join([line + "\n" for line, _ in results])
-                with os.fdopen(write_end, "wb") as pipe:
-                    pipe.write(text.encode("utf-8", "surrogatepass"))
-                code = 1 if any(failed for _, failed in results) else 0
+                # encoded as the output would encode them: a line it cannot take fails here, before
+                # "ready", and this process then scores the share and meets the same error
+                data = "".join([line + "\n" for line, _ in results]).encode(out.encoding, out.errors or "strict")
+                os.write(ready_write, b"r")
+                if os.read(go_read, 1) == b"g":
+                    _write_all(fd, data)
+                    code = 1 if any(failed for _, failed in results) else 0
             finally:
                 os._exit(code)
-        os.close(write_end)
-        children.append((pid, read_end, share))
+        os.close(ready_write)
+        os.close(go_read)
+        children.append((pid, ready_read, go_write, share))
     status = score_files(shares[0], out, stdin)
-    for pid, read_end, share in children:
-        with os.fdopen(read_end, "rb") as pipe:
-            text = pipe.read().decode("utf-8", "surrogatepass")
+    for pid, ready_read, go_write, share in children:
+        with os.fdopen(ready_read, "rb") as ready_pipe, os.fdopen(go_write, "wb", buffering=0) as go_pipe:
+            ready = ready_pipe.read(1) == b"r"
+            if ready:
+                out.flush()
+                go_pipe.write(b"g")
         code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-        if code in (0, 1):
-            out.write(text)
-            out.flush()
-            status |= code
-        else:  # the child broke off (killed, or an error a case should never cause): score here
+        if not ready:  # the child broke off (killed, or an error) before it wrote anything: score here
             status |= score_files(share, out, stdin)
+        elif code in (0, 1):
+            status |= code
+        else:  # it broke off while writing: its lines are cut short, and the status says so
+            print(f"arboretum score: the process scoring {share[0]} to {share[-1]} stopped while writing", file=sys.stderr)
+            status |= 2
     return status
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def worker_count(files: int) -> int:

@@ -10,9 +10,14 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import tempfile
 from pathlib import Path
+from typing import TextIO
 
+import pytest
+
+from engine import cli
 from engine.case import parse_case
 from engine.cli import score_files
 
@@ -60,14 +65,42 @@ if __name__ == "__main__":
     DIGESTS.write_text("\n".join(output_digests()) + "\n")
 
 
-def test_many_files_shared_among_processes_print_the_same_lines_in_order(tmp_path: Path) -> None:
-    paths = [str(p) for p in write_cases(tmp_path, 30, 12, varied=True)]
-    (tmp_path / "bad.json").write_text("{")
-    paths[7:7] = [str(tmp_path / "bad.json"), str(tmp_path / "missing.json")]
-    outputs = []
-    for workers in (1, 3):
-        out = io.StringIO()
+def _score_into_file(paths: list[str], target: Path, workers: int) -> tuple[int, str]:
+    with open(target, "w", encoding="utf-8") as out:
         status = score_files(paths, out, io.StringIO(), workers)
-        outputs.append((status, out.getvalue()))
-    assert outputs[0] == outputs[1]
-    assert outputs[0][0] == 1 and len(outputs[0][1].splitlines()) == 32
+    return status, target.read_text(encoding="utf-8")
+
+
+def _cases_with_faults(folder: Path) -> list[str]:
+    paths = [str(p) for p in write_cases(folder, 30, 12, varied=True)]
+    (folder / "bad.json").write_text("{")
+    paths[7:7] = [str(folder / "bad.json"), str(folder / "missing.json")]
+    return paths
+
+
+def test_many_files_shared_among_processes_print_the_same_lines_in_order(tmp_path: Path) -> None:
+    paths = _cases_with_faults(tmp_path)
+    alone = _score_into_file(paths, tmp_path / "one.jsonl", 1)
+    shared = _score_into_file(paths, tmp_path / "three.jsonl", 3)
+    assert shared == alone
+    assert alone[0] == 1 and len(alone[1].splitlines()) == 32
+    # written somewhere without a file descriptor, the lines are the same from one process
+    out = io.StringIO()
+    assert score_files(paths, out, io.StringIO(), 3) == 1 and out.getvalue() == alone[1]
+
+
+def test_a_scoring_process_that_breaks_off_before_writing_is_made_good(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child process that dies while scoring (killed, out of memory) has written nothing: the
+    first process scores its share itself, and the output is whole and in order."""
+    paths = _cases_with_faults(tmp_path)
+    expected = _score_into_file(paths, tmp_path / "one.jsonl", 1)
+    parent = os.getpid()
+    score_one = cli._score_file
+
+    def dies_in_a_child(path: str, stdin: TextIO) -> tuple[str, bool]:
+        if os.getpid() != parent and path == paths[25]:
+            os._exit(9)
+        return score_one(path, stdin)
+
+    monkeypatch.setattr(cli, "_score_file", dies_in_a_child)
+    assert _score_into_file(paths, tmp_path / "three.jsonl", 3) == expected
