@@ -55,36 +55,58 @@ class TurnKnowledge:
     known: list[list[Card]]
     #: cards this seat cannot see anywhere: in the draw pile or in other hands, not known
     unseen: list[Card]
-    arboretum_cards: set[Card] = field(default_factory=set)
+    #: the values of :attr:`unseen` by species, rising (species with none left out)
+    unseen_values: dict[str, list[int]] = field(default_factory=dict)
+    #: the values planted in the arboretums by species, one bit per value (``1 << value``)
+    planted: dict[str, int] = field(default_factory=dict)
+
+
+#: the values 1..8 missing from a set of values kept one bit per value (``1 << value``)
+_MISSING = tuple(tuple(v for v in range(1, 9) if not mask >> v & 1) for mask in range(512))
 
 
 def turn_knowledge(state: StandardState, seat: int) -> TurnKnowledge:
     """Gather what ``seat`` knows in a standard or solo game (see the module docstring)."""
-    seats = state.seats
+    species = tuple(state.species)
     hand = list(state.hands[seat])
     piles = [list(pile) for pile in state.piles]
     known = _known_from_log(state, seat)
-    seen: set[Card] = set(hand)
-    arboretum_cards: set[Card] = set()
+    # cards are told apart by (species, value), one bit per value: cheaper than sets of cards
+    # on the strong bot's hottest path (every move of every playout)
+    planted = dict.fromkeys(species, 0)
     for arboretum in state.arboretums:
-        arboretum_cards.update(arboretum.cards())
-    seen |= arboretum_cards
+        for card in arboretum.cards():
+            planted[card.species] |= 1 << card.value
+    seen = dict(planted)
+    for card in hand:
+        seen[card.species] |= 1 << card.value
     for pile in piles:
-        seen.update(pile)
+        for card in pile:
+            seen[card.species] |= 1 << card.value
     for cards in known:
-        seen.update(cards)
-    unseen = [card for card in _all_cards(tuple(state.species)) if card not in seen]
+        for card in cards:
+            seen[card.species] |= 1 << card.value
+    every = _all_cards(species)
+    unseen: list[Card] = []
+    unseen_values: dict[str, list[int]] = {}
+    for index, name in enumerate(species):
+        missing = _MISSING[seen[name]]
+        if missing:
+            unseen_values[name] = list(missing)
+            base = 8 * index - 1
+            unseen.extend(every[base + value] for value in missing)
     return TurnKnowledge(
         seat=seat,
-        seats=seats,
-        species=tuple(state.species),
+        seats=state.seats,
+        species=species,
         hand=hand,
         piles=piles,
         deck_size=len(state.deck),
         hand_sizes=[len(h) for h in state.hands],
         known=known,
         unseen=unseen,
-        arboretum_cards=arboretum_cards,
+        unseen_values=unseen_values,
+        planted=planted,
     )
 
 

@@ -153,7 +153,7 @@ class SpeciesTable:
 class PathTable:
     """Every species' :class:`SpeciesTable` for one arboretum, built lazily."""
 
-    __slots__ = ("cells", "order", "eight", "counts", "_tables", "_near", "_multi")
+    __slots__ = ("cells", "order", "eight", "counts", "_tables", "_near", "_multi", "_own", "_hot", "_around")
 
     def __init__(self, arboretum: Arboretum | Cells, eight: int) -> None:
         self.cells: Cells = cells_of(arboretum) if isinstance(arboretum, Arboretum) else arboretum
@@ -165,6 +165,11 @@ class PathTable:
         self._tables: dict[str, SpeciesTable] = {}
         self._near: set[Cell] | None = None
         self._multi: list[tuple[str, SpeciesTable]] = []
+        # answers already worked out: a table is asked the same questions many times (every
+        # decision of a turn, and in a search every playout that reaches the same arboretum)
+        self._own: dict[tuple[int, str], int] = {}
+        self._hot: dict[tuple[int, str], dict[Cell, list[tuple[str, int]]]] = {}
+        self._around: dict[Cell, tuple[int, dict[str, int]]] = {}
 
     def near(self) -> set[Cell]:
         """Cells where a new card can improve some species' best path (see :meth:`gains`)."""
@@ -240,3 +245,45 @@ class PathTable:
                 if through - before > gain:
                     gain = through - before
         return gain
+
+    def own_gain_legal(self, legal: list[Cell], value: int, name: str) -> int:
+        """:meth:`own_gain` at ``legal``, which must be the legal cells of this table's own
+        arboretum (then the answer depends on the card alone and is kept)."""
+        key = (value, name)
+        gain = self._own.get(key)
+        if gain is None:
+            gain = self._own[key] = self.own_gain(legal, value, name)
+        return gain
+
+    def gains_at(self, legal: list[Cell], value: int, name: str) -> dict[Cell, list[tuple[str, int]]]:
+        """The non-empty :meth:`gains` of a new card (value, name) by cell of ``legal`` (the
+        legal cells of this table's own arboretum, whose order the dict keeps). Kept, and
+        shared with later calls: the caller must not change it."""
+        key = (value, name)
+        out = self._hot.get(key)
+        if out is None:
+            near = self.near()
+            out = self._hot[key] = {}
+            for cell in legal:
+                if cell in near:
+                    gains = self.gains(cell, value, name)
+                    if gains:
+                        out[cell] = gains
+        return out
+
+    def around(self, cell: Cell) -> tuple[int, dict[str, int]]:
+        """The empty neighbours of ``cell`` and the species of the planted ones (counts); kept."""
+        out = self._around.get(cell)
+        if out is None:
+            x, y = cell
+            free = 0
+            species: dict[str, int] = {}
+            get = self.cells.get
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                other = get(n)
+                if other is None:
+                    free += 1
+                else:
+                    species[other[1]] = species.get(other[1], 0) + 1
+            out = self._around[cell] = (free, species)
+        return out

@@ -35,12 +35,14 @@ import time
 from dataclasses import dataclass
 from typing import cast
 
-from .actions import Action, Draw, Pick
+from .actions import Action, Draw, Give, Pick, Play
 from .arboretum import Arboretum
 from .bots_knowledge import DraftMemory, _all_cards, draft_memory
+from .bots_turns import TableCache
 from .cards import Card
 from .draft import DraftState
 from .game import Game, State
+from .solo import Q as Q_SEAT
 from .standard import StandardState
 from .views import PublicMove, SeatView
 
@@ -221,10 +223,11 @@ def _playout(state: State, rng: random.Random) -> None:
         apply(random_action(rng))
 
 
-def _heuristic_playout(state: State, rng: random.Random) -> None:
+def _heuristic_playout(state: State, rng: random.Random, cache: TableCache | None = None) -> None:
     """Every seat plays the normal bot's choice to the end. The normal bot reads only what its
     seat sees in this deal, so the playout asks "what if everyone played sensibly", which judges
-    a hand kept for the rights far better than random play (random seats throw their hands away)."""
+    a hand kept for the rights far better than random play (random seats throw their hands away).
+    ``cache``: the search's path tables, told of every card planted (standard and solo)."""
     apply = state.apply_action
     if isinstance(state, DraftState):
         from .bots_draft import TableCache as DraftCache
@@ -235,12 +238,29 @@ def _heuristic_playout(state: State, rng: random.Random) -> None:
             for s in state.awaited_seats():
                 apply(choose_pick(state, s, rng, tables), s)
         return
-    from .bots_turns import TableCache, choose_turn_action
+    from .bots_turns import choose_turn_action
 
     standard = cast(StandardState, state)
-    cache: TableCache = {}
+    if cache is None:
+        cache = TableCache(standard.seats)
+    history = standard.history
     while not standard.terminal:
         apply(choose_turn_action(standard, standard.current_player(), rng, cache))
+        _planted(standard, history[-1], cache)
+
+
+def _planted(state: StandardState, entry: tuple[int, Action], cache: TableCache) -> None:
+    """Tell ``cache`` of the card the log's ``entry`` planted, if any (a play into the actor's
+    arboretum, a solo gift into Q's, at the cell the log names)."""
+    action = entry[1]
+    kind = type(action)
+    if kind is Play:
+        play = cast(Play, action)
+        cache.planted(entry[0], play.card, play.cell)
+    elif kind is Give:
+        give = cast(Give, action)
+        assert give.cell is not None  # the log names the cell (the rule's, when Q places)
+        cache.planted(Q_SEAT, give.card, give.cell)
 
 
 def ranked_candidates(state: State, seat: int) -> tuple[list[Action], list[float]]:
@@ -326,6 +346,8 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     done = 0
     last_cost = 0.0
     memory = draft_memory(state, seat) if isinstance(state, DraftState) else None
+    standard = isinstance(state, StandardState) and rollout == "heuristic"
+    tables = TableCache(state.seats) if standard else None
     while done < iterations:
         # anytime: a deal is started only if it should end before the deadline (its cost guessed
         # from the last one), so a decision stays within its cap
@@ -338,7 +360,12 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
         for index in active:
             trial = det.clone()
             trial.apply_action(candidates[index], seat)
-            playout(trial, random.Random(playout_seed))
+            if tables is not None:
+                tables.restart()
+                _planted(cast(StandardState, trial), trial.history[-1], tables)
+                _heuristic_playout(trial, random.Random(playout_seed), tables)
+            else:
+                playout(trial, random.Random(playout_seed))
             results[index] = _result(trial, seat, margin)
         for index, value in results.items():
             sums[index] += value

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import cast
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, Play
-from .arboretum import Cell
+from .arboretum import Arboretum, Cell
 from .bots_knowledge import TurnKnowledge, logistic, turn_knowledge
 from .bots_paths import PathTable
 from .cards import Card
@@ -31,8 +31,46 @@ from .views import Phase
 
 EIGHT = 2
 
-#: path tables by (seat, cards in its arboretum), valid within one game line
-TableCache = dict[tuple[int, int], PathTable]
+
+
+class TableCache:
+    """Path tables shared by every playout of one search decision. A table is kept by its
+    arboretum's line: the seat's arboretum at the decision (the same in every deal: the deals
+    change only hidden cards) and the cards planted into it since, in order (the order of
+    planting is the order of the table's species, so two lines planting the same cards in
+    another order get tables of their own). The playout tells it each card planted
+    (:meth:`planted`); tables, and the answers they have worked out, are then shared by every
+    deal and candidate that reaches the same arboretum."""
+
+    __slots__ = ("tables", "line", "_ids", "_roots")
+
+    def __init__(self, seats: int) -> None:
+        self.tables: dict[int, PathTable] = {}
+        self._roots = list(range(seats))
+        #: the line of each seat's arboretum in the playout now
+        self.line = list(self._roots)
+        self._ids: dict[tuple[int, str, int, Cell], int] = {}
+
+    def restart(self) -> None:
+        """A new playout from the decision's arboretums."""
+        self.line = list(self._roots)
+
+    def planted(self, seat: int, card: Card, cell: Cell) -> None:
+        key = (self.line[seat], card.species, card.value, cell)
+        ident = self._ids.get(key)
+        if ident is None:
+            ident = self._ids[key] = len(self._ids) + len(self._roots)
+        self.line[seat] = ident
+
+    def table(self, seat: int, arboretum: Arboretum) -> PathTable:
+        key = self.line[seat]
+        table = self.tables.get(key)
+        if table is None:
+            table = self.tables[key] = PathTable(arboretum, EIGHT)
+        elif len(table.cells) != len(arboretum):
+            raise AssertionError(f"seat {seat}: a playout planted a card without telling its table cache")
+        return table
+
 #: What an unseen card from the draw pile is worth, in the same units as a discard's value.
 DECK_DRAW_VALUE = 1.0
 
@@ -52,23 +90,19 @@ class TurnPlanner:
         self.seat = seat
         self.solo = state.mode == "solo"
         self.know: TurnKnowledge = turn_knowledge(state, seat)
-        #: path tables shared by the decisions of one playout (an arboretum only grows, so its
-        #: size tells whether a table is still current)
+        #: path tables shared by the playouts of one search
         self._cache = cache
         self._tables: dict[int, PathTable] = {}
         self.mine = self._table(seat)
         self.species = self.know.species
-        self._danger: dict[Card, float] = {}
-        self._around: dict[tuple[int, Cell], tuple[int, dict[str, int]]] = {}
-        self._partners: dict[int, int] = {}
-        self._hot: list[Cell] | None = None
+        #: by card object (a decision's cards are the state's own)
+        self._danger: dict[int, float] = {}
         self._setup_claims()
 
     # -- rights ---------------------------------------------------------------------------
     def _setup_claims(self) -> None:
         know = self.know
-        arboretum_cards = know.arboretum_cards
-        unseen = _by_species(know.unseen)
+        unseen = know.unseen_values
         self.unseen_count = max(1, len(know.unseen))
         others = [o for o in range(know.seats) if o != self.seat]
         if self.solo:
@@ -76,16 +110,24 @@ class TurnPlanner:
             slots = {1: know.hand_sizes[1] + know.deck_size / 3}
         else:
             slots = {o: max(0, 7 - len(know.known[o])) for o in others}
-        known = {o: _by_species(know.known[o]) for o in others}
+        #: the share of the unseen cards each other seat will hold
+        shares = {o: min(1.0, slots[o] / self.unseen_count) for o in others}
+        top_share = max(shares.values())
+        known = {o: _by_species(know.known[o]) for o in others if know.known[o]}
+        held_by_others = {name for cards in known.values() for name in cards}
+        ones_known = {card.species for cards in know.known for card in cards if card.value == 1}
+        planted = know.planted
+        spread = len(others) - 1
         #: per species: (their best claim if I hold the 1, if I do not)
         self.their_claim: dict[str, tuple[float, float]] = {}
         #: per species: whether my 8 is safe (I hold the 1 or it is dead in an arboretum)
         self.one_state: dict[str, str] = {}
+        #: per species: :meth:`right` holding none of it
+        self._right_none: dict[str, float] = {}
         for name in self.species:
-            one = Card(name, 1)
-            if one in arboretum_cards:
+            if planted[name] & 2:
                 self.one_state[name] = "dead"
-            elif any(one in cards for cards in know.known):
+            elif name in ones_known:
                 self.one_state[name] = "theirs"
             else:
                 self.one_state[name] = "open"
@@ -94,19 +136,28 @@ class TurnPlanner:
             estimates = []
             for hold_one in (True, False):
                 pool = total - (8 if hold_one and 8 in values else 0)
-                best = 0.0
-                for o in others:
-                    held = known[o].get(name, [])
-                    mine = sum(held) - (8 if hold_one and 8 in held else 0)
-                    expected = mine + pool * min(1.0, slots[o] / self.unseen_count)
-                    best = max(best, expected)
+                if name in held_by_others:
+                    best = 0.0
+                    for o in others:
+                        held = known[o].get(name, []) if o in known else []
+                        mine = sum(held) - (8 if hold_one and 8 in held else 0)
+                        expected = mine + pool * shares[o]
+                        best = max(best, expected)
+                else:
+                    # no other seat holds a known card of it: every seat's claim is its share
+                    # of the pool, the largest share's the best (a product with the same pool
+                    # rounds in the order of the shares, so this is the loop's maximum)
+                    best = max(0.0, pool * top_share)
                 if values:
-                    best += 1.0 + 0.1 * pool * (len(others) - 1)
+                    best += 1.0 + 0.1 * pool * spread
                 estimates.append(best)
             self.their_claim[name] = (estimates[0], estimates[1])
+            self._right_none[name] = logistic((0.0 - estimates[1] + 0.5) / 2.0)
 
     def right(self, name: str, values: list[int]) -> float:
         """Chance of the right to ``name`` holding ``values`` of it at the end."""
+        if not values:
+            return self._right_none[name]
         hold_one = 1 in values
         claim = float(sum(values))
         if 8 in values and not hold_one and not self.solo:
@@ -139,103 +190,89 @@ class TurnPlanner:
             gain += rights[species] * points
         return gain
 
-    def setup(self, table: PathTable, card: Card, cell: Cell, hand: list[Card], right: float) -> float:
-        """A little for planting where cards of the same species still in hand can follow."""
-        key = (id(table), cell)
-        around = self._around.get(key)
-        if around is None:
-            x, y = cell
-            free = 0
-            species: dict[str, int] = {}
-            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                other = table.cells.get(n)
-                if other is None:
-                    free += 1
-                else:
-                    species[other[1]] = species.get(other[1], 0) + 1
-            around = self._around[key] = (free, species)
-        free, species = around
-        if not free:
-            return -0.2
-        partners = self._partners.get(id(card))
-        if partners is None:
-            partners = self._partners[id(card)] = sum(
-                1 for other in hand if other.species == card.species and other is not card
-            )
-        neighbours_same = species.get(card.species, 0)
-        low = 0.15 * (5 - card.value) / 4  # low cards first leave room to climb
-        return right * (0.35 * min(partners, 2) + 0.25 * neighbours_same + low) + 0.05 * free
-
     def choose_play(self, actions: list[Action]) -> Action:
         return _best(actions, self.score_plays(actions))
 
     def score_plays(self, actions: list[Action]) -> list[float]:
-        """The value of each play (higher is better)."""
+        """The value of each play (higher is better; ``actions``: legal plays)."""
         hand = self.know.hand
         values = self.hand_values(hand)
         rights = {name: self.right(name, values.get(name, [])) for name in self.species}
         worths = {name: self.worth(name, self.mine, len(values.get(name, []))) for name in self.species}
-        cost: dict[int, float] = {}
-        after_rights: dict[int, float] = {}
+        mine = self.mine
+        legal = self.state.arboretums[self.seat].legal_cells_view()
+        # the value: the right-weighted gain in path points (:meth:`place_gain`), less what
+        # playing the card costs its species' right, plus a little for planting where cards of
+        # the same species still in hand can follow; what depends on the card alone is worked
+        # out once a card
+        per_card: dict[int, tuple[float, dict[str, float], float, float, float, str,
+                                  dict[Cell, list[tuple[str, int]]]]] = {}
         for card in hand:
-            rest = list(values[card.species])
+            name = card.species
+            rest = list(values[name])
             rest.remove(card.value)
-            after = self.right(card.species, rest)
-            after_rights[id(card)] = after
-            cost[id(card)] = (rights[card.species] - after) * worths[card.species]
+            after = self.right(name, rest)
+            cost = (rights[name] - after) * worths[name]
+            weights = rights
+            if after != rights[name]:
+                weights = dict(rights)
+                weights[name] = after
+            partners = sum(1 for other in hand if other.species == name and other is not card)
+            low = 0.15 * (5 - card.value) / 4  # low cards first leave room to climb
+            per_card[id(card)] = (cost, weights, weights[name], 0.35 * min(partners, 2), low, name,
+                                  mine.gains_at(legal, card.value, name))
         scores: list[float] = []
-        near = self.mine.near()
+        around = mine.around
         for action in actions:
             play = cast(Play, action)
-            card, cell = play.card, play.cell
-            name = card.species
-            weights = rights
-            if after_rights[id(card)] != rights[name]:
-                weights = dict(rights)
-                weights[name] = after_rights[id(card)]
-            score = (
-                (self.place_gain(self.mine, card, cell, weights) if cell in near else 0.0)
-                - cost[id(card)]
-                + self.setup(self.mine, card, cell, hand, weights[name])
-            )
-            scores.append(score)
+            cell = play.cell
+            cost, weights, right, partnered, low, name, gains_at = per_card[id(play.card)]
+            gains = gains_at.get(cell)
+            gain = 0.0
+            if gains is not None:
+                for species, points in gains:
+                    gain += weights[species] * points
+            free, neighbours = around(cell)
+            if not free:
+                setup = -0.2
+            else:
+                setup = right * (partnered + 0.25 * neighbours.get(name, 0) + low) + 0.05 * free
+            scores.append(gain - cost + setup)
         return scores
 
     def keep_value(self, card: Card, hand: list[Card], values: dict[str, list[int]], rights: dict[str, float]) -> float:
-        """What ``card`` is worth to this seat if it stays in hand."""
+        """What ``card`` is worth to this seat if it stays in hand (``values``: the hand's by
+        species, ``rights``: :meth:`right` of each)."""
         name = card.species
         rest = list(values.get(name, []))
         if card.value in rest:
             rest.remove(card.value)
-        right_now = self.right(name, values.get(name, []))
-        claim = (right_now - self.right(name, rest)) * self.worth(name, self.mine, len(rest) + 1)
+        claim = (rights[name] - self.right(name, rest)) * self.worth(name, self.mine, len(rest) + 1)
+        # place_gain at every legal cell, as sums in the same order (the cells where nothing
+        # gains add 0 and are left out)
         play = 0.0
-        for cell in self._hot_cells():
-            gain = self.place_gain(self.mine, card, cell, rights)
+        for gains in self.mine.gains_at(self.state.arboretums[self.seat].legal_cells_view(), card.value, name).values():
+            gain = 0.0
+            for species, points in gains:
+                gain += rights[species] * points
             if gain > play:
                 play = gain
         return claim + 0.6 * play + 0.1 * rights[name] * card.value / 8
 
-    def _hot_cells(self) -> list[Cell]:
-        """The legal cells of this seat's arboretum where a new card can gain any path points."""
-        if self._hot is None:
-            near = self.mine.near()
-            self._hot = [cell for cell in self.state.arboretums[self.seat].legal_cells() if cell in near]
-        return self._hot
-
     def danger(self, card: Card) -> float:
         """How much ``card`` would add to its own species' path for the best-placed other seat
         that takes it (a right is not certain: counted at half)."""
-        cached = self._danger.get(card)
+        cached = self._danger.get(id(card))
         if cached is not None:
             return cached
         worst = 0
         for other in range(self.know.seats):
             if other == self.seat or (self.solo and other == 1):
                 continue
-            gain = self._table(other).own_gain(self.state.arboretums[other].legal_cells(), card.value, card.species)
+            gain = self._table(other).own_gain_legal(self.state.arboretums[other].legal_cells_view(), card.value,
+                                                     card.species)
             worst = max(worst, gain)
-        self._danger[card] = worst * 0.5
+        self._danger[id(card)] = worst * 0.5
         return worst * 0.5
 
     def _table(self, seat: int) -> PathTable:
@@ -245,10 +282,7 @@ class TurnPlanner:
             if self._cache is None:
                 table = PathTable(arboretum, EIGHT)
             else:
-                key = (seat, len(arboretum))
-                table = self._cache.get(key)
-                if table is None:
-                    table = self._cache[key] = PathTable(arboretum, EIGHT)
+                table = self._cache.table(seat, arboretum)
             self._tables[seat] = table
         return table
 
@@ -275,6 +309,7 @@ class TurnPlanner:
         """The value of each draw (higher is better)."""
         hand = self.know.hand
         scores: list[float] = []
+        base: dict[str, float] | None = None
         for action in actions:
             source = action.source  # type: ignore[union-attr]
             if source == DECK:
@@ -284,7 +319,12 @@ class TurnPlanner:
                 card = pile[-1]
                 with_card = hand + [card]
                 values = self.hand_values(with_card)
-                rights = {name: self.right(name, values.get(name, [])) for name in self.species}
+                # the drawn card changes its own species' right only
+                if base is None:
+                    held = self.hand_values(hand)
+                    base = {name: self.right(name, held.get(name, [])) for name in self.species}
+                rights = dict(base)
+                rights[card.species] = self.right(card.species, values[card.species])
                 score = self.keep_value(card, with_card, values, rights)
                 if not self.solo and source != self.seat:
                     score += 0.3 * self.danger(card)

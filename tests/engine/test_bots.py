@@ -243,8 +243,14 @@ def test_knowledge_from_the_public_log_is_true(edition: str) -> None:
         for other, cards in enumerate(know.known):
             assert set(cards) <= set(state.hands[other])  # type: ignore[attr-defined]
             remembered += len(cards) if other != seat else 0
-        visible = list(know.hand) + [c for pile in know.piles for c in pile] + list(know.arboretum_cards)
+        planted = [card for arboretum in state.arboretums for card in arboretum.cards()]  # type: ignore[attr-defined]
+        assert know.planted == {s: sum(1 << c.value for c in planted if c.species == s) for s in state.species}
+        visible = list(know.hand) + [c for pile in know.piles for c in pile] + planted
         everything = visible + [c for cards in know.known for c in cards] + know.unseen
         assert sorted(everything) == sorted(Card(s, v) for s in state.species for v in range(1, 9))
+        by_species: dict[str, list[int]] = {}
+        for card in know.unseen:
+            by_species.setdefault(card.species, []).append(card.value)
+        assert know.unseen_values == by_species
         state.apply_action(state.random_action(rng), seat)
     assert remembered > 0
