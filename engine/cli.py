@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # imported when a parser is built: a plain ``score FILE...`` needs none
@@ -43,8 +43,7 @@ def score_files(paths: Sequence[str], out: TextIO, stdin: TextIO, workers: int =
         if fd is not None:
             return _score_in_processes(paths, out, fd, stdin, workers)
     status = 0
-    for path in paths:
-        line, failed = _score_file(path, stdin)
+    for line, failed in _score_many(paths, stdin):
         status |= failed
         out.write(line + "\n")
     out.flush()
@@ -58,18 +57,43 @@ def _descriptor(out: TextIO) -> int | None:
         return None
 
 
-def _score_file(path: str, stdin: TextIO) -> tuple[str, bool]:
-    """The result line of one case file, or its error line; and whether it failed."""
+#: files read at a time before they are scored: the kernel's work for a read evicts the
+#: interpreter's own data from the caches, and alternating reading and scoring is 13 µs a table
+#: slower (7 %)
+READ_AHEAD = 32
+
+
+def _score_many(paths: Sequence[str], stdin: TextIO) -> Iterator[tuple[str, bool]]:
+    """Each file's result line, or its error line, and whether it failed, in the order given."""
+    for start in range(0, len(paths), READ_AHEAD):
+        batch = paths[start : start + READ_AHEAD]
+        contents = [_read(path, stdin) for path in batch]
+        for path, content in zip(batch, contents, strict=True):
+            yield _score_content(path, content)
+
+
+def _read(path: str, stdin: TextIO) -> bytes | str | OSError:
     try:
         if path == "-":
-            return score_text(stdin.read()), False
+            return stdin.read()
         with open(path, "rb", buffering=0) as handle:
-            raw = handle.read()
-        line = score_line(raw)
+            return handle.read()
+    except OSError as exc:
+        return exc
+
+
+def _score_content(path: str, content: bytes | str | OSError) -> tuple[str, bool]:
+    """The result line of one case file's content, or its error line; and whether it failed."""
+    try:
+        if isinstance(content, OSError):
+            raise content
+        if isinstance(content, str):  # standard input
+            return score_text(content), False
+        line = score_line(content)
         if line is not None:
             return line, False
         # the full path reads the text as text mode would: UTF-8, universal newlines
-        text = raw.decode("utf-8")
+        text = content.decode("utf-8")
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         return _score_in_full(text), False
@@ -98,7 +122,7 @@ def _score_in_processes(paths: Sequence[str], out: TextIO, fd: int, stdin: TextI
             try:
                 os.close(ready_read)
                 os.close(go_write)
-                results = [_score_file(path, stdin) for path in share]
+                results = list(_score_many(share, stdin))
                 # encoded as the output would encode them: a line it cannot take fails here, before
                 # "ready", and this process then scores the share and meets the same error
                 data = "".join([line + "\n" for line, _ in results]).encode(out.encoding, out.errors or "strict")
@@ -248,20 +272,33 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> i
         return 130
 
 
-def run_words(words: Sequence[str], make_parser: Callable[[], argparse.ArgumentParser]) -> int:
-    """Runs a command line: a plain ``score`` line at once, anything else through the parser."""
+def run_words(
+    words: Sequence[str], make_parser: Callable[[], argparse.ArgumentParser], whole_process: bool = False
+) -> int:
+    """Runs a command line: a plain ``score`` line at once, anything else through the parser.
+
+    ``whole_process``: the line is the process's own (the installed command, ``python -m engine``);
+    a plain ``score`` run then ends the process itself once its output is flushed, without the
+    interpreter's teardown, which frees every object one by one (about 10 ms after 3,000 tables,
+    a thirtieth of the run) and has nothing to do for it: it leaves no file open and registers
+    nothing to run at exit."""
     plain = plain_score(words)
-    if plain is not None:
-        try:
-            return _score_cases(*plain)
-        except KeyboardInterrupt:
-            print("interrupted", file=sys.stderr)
-            return 130
-    return run(make_parser(), words)
+    if plain is None:
+        return run(make_parser(), words)
+    try:
+        status = _score_cases(*plain)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    if whole_process:
+        sys.stdout.flush()  # a closed pipe raises here, and the process ends as it would have
+        sys.stderr.flush()
+        os._exit(status)
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     description = "Arboretum rules engine: score tables and simulate games."
-    return run_words(words, lambda: build_parser("arboretum", description, ENGINE_COMMANDS, words))
+    return run_words(words, lambda: build_parser("arboretum", description, ENGINE_COMMANDS, words), argv is None)
 

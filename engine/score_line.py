@@ -96,15 +96,10 @@ class _InPlay:
 _IN_PLAY: dict[tuple[str, tuple[str, ...]], _InPlay] = {}
 
 
-def _in_play(edition: str, listed: object) -> _InPlay | None:
+def _in_play(edition: str, listed: list[str] | None) -> _InPlay | None:
     """The look-ups for the species listed (every species of the edition when None), or None when
-    the list is not a plain list of distinct species of the edition."""
-    if listed is None:
-        names: tuple[str, ...] = EDITION_SPECIES[edition]
-    elif type(listed) is list and all(type(name) is str for name in listed):
-        names = tuple(listed)
-    else:
-        return None
+    the list is not of distinct species of the edition."""
+    names = EDITION_SPECIES[edition] if listed is None else tuple(listed)
     key = (edition, names)
     found = _IN_PLAY.get(key)
     if found is None:
@@ -314,7 +309,11 @@ class _Table:
             preds = all_preds[i]
             if preds is None:
                 value = values[i]
-                preds = all_preds[i] = [j for j in (right[i], left[i], down[i], up[i]) if values[j] < value]
+                # a loop, not a comprehension: Python 3.11 calls a function for each comprehension
+                preds = all_preds[i] = []
+                for j in (right[i], left[i], down[i], up[i]):
+                    if values[j] < value:
+                        preds.append(j)
             top = -1
             for p in preds:
                 if mixed[p] > top:

@@ -23,4 +23,4 @@ DESCRIPTION = "Arboretum tournament tools: score tables, simulate bot games, pri
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    return run_words(words, lambda: build_parser("arboretum", DESCRIPTION, COMMANDS, words))
+    return run_words(words, lambda: build_parser("arboretum", DESCRIPTION, COMMANDS, words), argv is None)

@@ -13,7 +13,6 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TextIO
 
 import pytest
 
@@ -95,12 +94,12 @@ def test_a_scoring_process_that_breaks_off_before_writing_is_made_good(tmp_path:
     paths = _cases_with_faults(tmp_path)
     expected = _score_into_file(paths, tmp_path / "one.jsonl", 1)
     parent = os.getpid()
-    score_one = cli._score_file
+    score_one = cli._score_content
 
-    def dies_in_a_child(path: str, stdin: TextIO) -> tuple[str, bool]:
+    def dies_in_a_child(path: str, content: bytes | str | OSError) -> tuple[str, bool]:
         if os.getpid() != parent and path == paths[25]:
             os._exit(9)
-        return score_one(path, stdin)
+        return score_one(path, content)
 
-    monkeypatch.setattr(cli, "_score_file", dies_in_a_child)
+    monkeypatch.setattr(cli, "_score_content", dies_in_a_child)
     assert _score_into_file(paths, tmp_path / "three.jsonl", 3) == expected
