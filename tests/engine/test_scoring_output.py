@@ -11,6 +11,8 @@ import hashlib
 import io
 import json
 import os
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -103,3 +105,18 @@ def test_a_scoring_process_that_breaks_off_before_writing_is_made_good(tmp_path:
 
     monkeypatch.setattr(cli, "_score_content", dies_in_a_child)
     assert _score_into_file(paths, tmp_path / "three.jsonl", 3) == expected
+
+
+def test_the_command_prints_every_line_before_its_process_ends(tmp_path: Path) -> None:
+    """A plain ``score`` run ends its own process without the interpreter's teardown: everything
+    printed, by every process, reaches the reader, in order, with the status of one process."""
+    paths = _cases_with_faults(tmp_path)
+    runs = [
+        subprocess.run([sys.executable, "-m", "engine", "score", "--jobs", jobs, *paths],
+                       capture_output=True, text=True, check=False)
+        for jobs in ("1", "3")
+    ]
+    expected = _score_into_file(paths, tmp_path / "one.jsonl", 1)
+    for run in runs:
+        assert (run.returncode, run.stdout) == expected
+        assert run.stderr == ""
