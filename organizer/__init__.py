@@ -7,13 +7,25 @@ imports are in :mod:`organizer.app`; the extensions in :mod:`organizer.extension
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from flask import Flask
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+    #: the project's folder (templates, static files, instance), from the module's __getattr__
+    PROJECT_ROOT: Path
+
+
+def __getattr__(name: str) -> Path:
+    # PROJECT_ROOT is worked out when first asked for: importing pathlib is a tenth of the start
+    # of ``arboretum score``, which does not need it
+    if name == "PROJECT_ROOT":
+        import pathlib
+
+        return pathlib.Path(__file__).resolve().parent.parent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
