@@ -94,7 +94,7 @@ def turn_knowledge(state: StandardState, seat: int) -> TurnKnowledge:
         if missing:
             unseen_values[name] = list(missing)
             base = 8 * index - 1
-            unseen.extend(every[base + value] for value in missing)
+            unseen.extend([every[base + value] for value in missing])
     return TurnKnowledge(
         seat=seat,
         seats=state.seats,
@@ -119,29 +119,35 @@ def _known_from_log(state: StandardState, seat: int) -> list[list[Card]]:
     # Starting piles (2010: one face-up card on every pile but the start player's) are not
     # named by the log; their count is what the log cannot account for, and a draw that takes
     # one teaches nothing.
+    history = state.history
     discarded_to = [0] * len(state.piles)
     drawn_from = [0] * len(state.piles)
-    for actor, action in state.history:
-        if isinstance(action, Discard):
+    for actor, action in history:
+        kind = type(action)
+        if kind is Discard:
             discarded_to[actor] += 1
-        elif isinstance(action, Draw) and type(action.source) is int:
-            drawn_from[action.source] += 1
+        elif kind is Draw and type(action.source) is int:  # type: ignore[union-attr]
+            drawn_from[action.source] += 1  # type: ignore[union-attr]
     piles: list[list[Card | None]] = [
         [UNSEEN] * max(0, len(pile) + drawn_from[index] - discarded_to[index])
         for index, pile in enumerate(state.piles)
     ]
     hands: list[list[Card]] = [[] for _ in range(state.seats)]
-    for actor, action in state.history:
-        if isinstance(action, Discard):
-            piles[actor].append(action.card)
-            _remove(hands[actor], action.card)
-        elif isinstance(action, Play):
-            _remove(hands[actor], action.card)
-        elif isinstance(action, Draw) and type(action.source) is int:
-            pile = piles[action.source]
-            card = pile.pop() if pile else UNSEEN
-            if card is not UNSEEN and actor != seat:
-                hands[actor].append(card)
+    for actor, action in history:
+        kind = type(action)
+        if kind is Discard:
+            card = action.card  # type: ignore[union-attr]
+            piles[actor].append(card)
+            if hands[actor]:
+                _remove(hands[actor], card)
+        elif kind is Play:
+            if hands[actor]:
+                _remove(hands[actor], action.card)  # type: ignore[union-attr]
+        elif kind is Draw and type(action.source) is int:  # type: ignore[union-attr]
+            pile = piles[action.source]  # type: ignore[union-attr]
+            taken = pile.pop() if pile else UNSEEN
+            if taken is not UNSEEN and actor != seat:
+                hands[actor].append(taken)
     hands[seat] = []
     return hands
 

@@ -20,7 +20,7 @@ import random
 from collections.abc import Iterable
 from typing import cast
 
-from .actions import DECK, SHARED_DISCARD, Action, Give, Play
+from .actions import DECK, SHARED_DISCARD, Action, Give
 from .arboretum import Arboretum, Cell
 from .bots_knowledge import TurnKnowledge, logistic, turn_knowledge
 from .bots_paths import PathTable
@@ -97,6 +97,8 @@ class TurnPlanner:
         self.species = self.know.species
         #: by card object (a decision's cards are the state's own)
         self._danger: dict[int, float] = {}
+        #: the other seats' path tables and legal cells (for :meth:`danger`)
+        self._others: list[tuple[PathTable, list[Cell]]] | None = None
         self._setup_claims()
 
     # -- rights ---------------------------------------------------------------------------
@@ -118,6 +120,13 @@ class TurnPlanner:
         ones_known = {card.species for cards in know.known for card in cards if card.value == 1}
         planted = know.planted
         spread = len(others) - 1
+
+        def pool_claim(pool: int, values: list[int]) -> float:
+            best = pool * top_share
+            if values:
+                best += 1.0 + 0.1 * pool * spread
+            return best
+
         #: per species: (their best claim if I hold the 1, if I do not)
         self.their_claim: dict[str, tuple[float, float]] = {}
         #: per species: whether my 8 is safe (I hold the 1 or it is dead in an arboretum)
@@ -133,26 +142,28 @@ class TurnPlanner:
                 self.one_state[name] = "open"
             values = unseen.get(name, [])
             total = sum(values)
-            estimates = []
-            for hold_one in (True, False):
-                pool = total - (8 if hold_one and 8 in values else 0)
-                if name in held_by_others:
+            if name in held_by_others:
+                estimates = []
+                for hold_one in (True, False):
+                    pool = total - (8 if hold_one and 8 in values else 0)
                     best = 0.0
                     for o in others:
                         held = known[o].get(name, []) if o in known else []
                         mine = sum(held) - (8 if hold_one and 8 in held else 0)
                         expected = mine + pool * shares[o]
                         best = max(best, expected)
-                else:
-                    # no other seat holds a known card of it: every seat's claim is its share
-                    # of the pool, the largest share's the best (a product with the same pool
-                    # rounds in the order of the shares, so this is the loop's maximum)
-                    best = max(0.0, pool * top_share)
-                if values:
-                    best += 1.0 + 0.1 * pool * spread
-                estimates.append(best)
-            self.their_claim[name] = (estimates[0], estimates[1])
-            self._right_none[name] = logistic((0.0 - estimates[1] + 0.5) / 2.0)
+                    if values:
+                        best += 1.0 + 0.1 * pool * spread
+                    estimates.append(best)
+                claim = (estimates[0], estimates[1])
+            else:
+                # no other seat holds a known card of it: each seat's claim is its share of the
+                # pool, and the largest share's is the best (a product with the same pool rounds
+                # in the order of the shares, so this is the loop's maximum; never below 0)
+                without = pool_claim(total, values)
+                claim = (pool_claim(total - 8, values) if values and values[-1] == 8 else without, without)
+            self.their_claim[name] = claim
+            self._right_none[name] = logistic((0.0 - claim[1] + 0.5) / 2.0)
 
     def right(self, name: str, values: list[int]) -> float:
         """Chance of the right to ``name`` holding ``values`` of it at the end."""
@@ -224,9 +235,8 @@ class TurnPlanner:
         scores: list[float] = []
         around = mine.around
         for action in actions:
-            play = cast(Play, action)
-            cell = play.cell
-            cost, weights, right, partnered, low, name, gains_at = per_card[id(play.card)]
+            cell: Cell = action.cell  # type: ignore[union-attr,assignment]
+            cost, weights, right, partnered, low, name, gains_at = per_card[id(action.card)]  # type: ignore[union-attr]
             gains = gains_at.get(cell)
             gain = 0.0
             if gains is not None:
@@ -265,12 +275,13 @@ class TurnPlanner:
         cached = self._danger.get(id(card))
         if cached is not None:
             return cached
+        if self._others is None:
+            self._others = [(self._table(other), self.state.arboretums[other].legal_cells_view())
+                            for other in range(self.know.seats) if other != self.seat and not (self.solo and other == 1)]
         worst = 0
-        for other in range(self.know.seats):
-            if other == self.seat or (self.solo and other == 1):
-                continue
-            gain = self._table(other).own_gain_legal(self.state.arboretums[other].legal_cells_view(), card.value,
-                                                     card.species)
+        value, name = card.value, card.species
+        for table, legal in self._others:
+            gain = table.own_gain_legal(legal, value, name)
             worst = max(worst, gain)
         self._danger[id(card)] = worst * 0.5
         return worst * 0.5
