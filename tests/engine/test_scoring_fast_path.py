@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -196,3 +198,14 @@ def test_a_changed_text_gets_the_full_paths_answer(what: str, old: bytes, new: b
         else:
             assert fast is None
     assert tried
+
+
+def test_the_fast_path_leaves_typing_extensions_importable() -> None:
+    """score_line keeps msgspec from importing typing_extensions (a fifth of the command's start);
+    in a fresh process, whatever imports it afterwards still gets it."""
+    program = (
+        "import sys; import engine.score_line; assert 'typing_extensions' not in sys.modules; "
+        "import typing_extensions; print(typing_extensions.__name__)"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "typing_extensions"
