@@ -61,11 +61,14 @@ PRUNE_SE = 1.0
 #: every point and in every game; set from the CPU time a decision takes at the default budget
 #: (bench/bench_bots.py --levels --rows timing)
 PLAYOUT_SHARE: dict[tuple[str, int], float] = {
-    ("standard", 3): 0.6, ("standard", 4): 0.28, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
+    ("standard", 3): 1.0, ("standard", 4): 0.6, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
 }
 #: how fast the share grows toward the end: a standard game's last playouts are not much cheaper
 #: than the first (full arboretums cost more to score and plan), a draft's are
 SHARE_GROWTH = {"standard": 0.5, "draft": 1.0}
+#: the most the share grows to (1: the whole budget). Standard 3 and 4 players' last playouts
+#: cost a fifth of their first, so their last decisions play more than the two-player budget
+PLAYOUT_CAP: dict[tuple[str, int], float] = {("standard", 3): 3.0, ("standard", 4): 3.0}
 #: the draft: the picks of a seat searched, counted from the end (its last round)
 DRAFT_PICKS = 7
 
@@ -302,10 +305,11 @@ def playouts_for(state: State, iterations: int, horizon: int | None = None, left
     if iterations <= 0:
         return 0
     share = PLAYOUT_SHARE.get((state.mode, state.seats), 1.0)
-    if share < 1.0:
+    cap = PLAYOUT_CAP.get((state.mode, state.seats), 1.0)
+    if share < cap:
         reach = default_horizon(state) if horizon is None else min(horizon, default_horizon(state))
         left = cards_left(state) if left is None else left
-        share = min(1.0, share * (reach / max(1, left)) ** SHARE_GROWTH.get(state.mode, 1.0))
+        share = min(cap, share * (reach / max(1, left)) ** SHARE_GROWTH.get(state.mode, 1.0))
     return max(1, round(iterations * share))
 
 
