@@ -9,6 +9,7 @@ the one subcommand named on the command line only, and a one-line entry for the 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -128,8 +129,11 @@ def _score_in_processes(paths: Sequence[str], out: TextIO, fd: int, stdin: TextI
                 data = "".join([line + "\n" for line, _ in results]).encode(out.encoding, out.errors or "strict")
                 os.write(ready_write, b"r")
                 if os.read(go_read, 1) == b"g":
-                    _write_all(fd, data)
-                    code = 1 if any(failed for _, failed in results) else 0
+                    try:
+                        _write_all(fd, data)
+                        code = 1 if any(failed for _, failed in results) else 0
+                    except BrokenPipeError:
+                        code = _READER_GONE
             finally:
                 os._exit(code)
         os.close(ready_write)
@@ -147,10 +151,16 @@ def _score_in_processes(paths: Sequence[str], out: TextIO, fd: int, stdin: TextI
             status |= score_files(share, out, stdin)
         elif code in (0, 1):
             status |= code
+        elif code == _READER_GONE:
+            raise BrokenPipeError(errno.EPIPE, "the reader of the output stopped reading")
         else:  # it broke off while writing: its lines are cut short, and the status says so
             print(f"arboretum score: the process scoring {share[0]} to {share[-1]} stopped while writing", file=sys.stderr)
             status |= 2
     return status
+
+
+#: a child's exit status when the output's reader stopped reading (``| head``)
+_READER_GONE = 3
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -290,6 +300,12 @@ def run_words(
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader stopped reading (`arboretum score *.json | head`): stop quietly, as other
+        # command-line tools do, the lines still buffered going nowhere (Python's documented way,
+        # "Note on SIGPIPE" in the signal module's documentation)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     if whole_process:
         sys.stdout.flush()  # a closed pipe raises here, and the process ends as it would have
         sys.stderr.flush()

@@ -120,3 +120,18 @@ def test_the_command_prints_every_line_before_its_process_ends(tmp_path: Path) -
     for run in runs:
         assert (run.returncode, run.stdout) == expected
         assert run.stderr == ""
+
+
+@pytest.mark.parametrize("jobs, read", [("1", 100), ("2", 700_000)], ids=["one process", "a child writing"])
+def test_a_reader_that_stops_reading_stops_the_command_quietly(tmp_path: Path, jobs: str, read: int) -> None:
+    """``arboretum score *.json | head``: the command stops with status 1 and no traceback, also
+    when the reader goes away while a child process is writing its share."""
+    paths = [str(p) for p in write_cases(tmp_path, 400, 13)]
+    command = [sys.executable, "-m", "engine", "score", "--jobs", jobs, *paths]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert len(process.stdout.read(read)) == read
+        process.stdout.close()
+        errors = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 1
+    assert errors == ""
