@@ -57,9 +57,9 @@ PRUNE_SE = 1.0
 #: share of the budget's playouts played at the horizon's start of each game (the budget is
 #: counted in playouts of the two-player game): a playout with more seats is longer and each of
 #: its moves costs more; closer to the end the playouts are shorter and the share grows with
-#: the horizon over the cards left, up to the whole budget. So a decision costs about as much at
-#: every point and in every game; set from the CPU time a decision takes at the default budget
-#: (bench/bench_bots.py --levels --rows timing)
+#: the horizon over the cards left, up to the whole budget (:data:`PLAYOUT_CAP`). So a decision
+#: costs about as much at every point and in every game; set from the CPU time a decision takes
+#: at the default budget (bench/bench_bots.py --levels --rows timing)
 PLAYOUT_SHARE: dict[tuple[str, int], float] = {
     ("standard", 3): 1.0, ("standard", 4): 0.6, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
 }

@@ -39,3 +39,40 @@ def test_the_same_seed_plays_the_pinned_game(mode: str, players: int, edition: s
     play_game(state, [make_bot(name) for name in lineup], random.Random(seed))
     log = ";".join(f"{seat}:{action!r}" for seat, action in state.history)
     assert hashlib.sha256(log.encode()).hexdigest()[:16] == digest
+
+
+@pytest.mark.parametrize("mode,players,edition", [("standard", 4, "2010"), ("standard", 3, "2018"), ("solo", 1, "2018")])
+def test_playouts_sharing_path_tables_play_as_playouts_with_their_own(mode: str, players: int, edition: str) -> None:
+    """The strong bot's playouts share the path tables of every arboretum they reach (kept by the
+    line of cards planted into it since the decision). Each candidate of several deals, played
+    out with the search's shared tables and with tables of its own, ends in the same game."""
+    from engine.bots_search import _heuristic_playout, _planted, determinize, ranked_candidates
+    from engine.bots_turns import TableCache
+    from engine.game import SIMULTANEOUS
+    from engine.standard import StandardState
+
+    state = Game(mode, players, seed=21, edition=edition).new_initial_state()
+    rng = random.Random(21)
+    bot = make_bot("heuristic")
+    while len(state.deck) > 6 * players:  # type: ignore[attr-defined]
+        player = state.current_player()
+        assert player != SIMULTANEOUS
+        state.apply_action(bot.choose(state, player, rng), player)
+    seat = state.current_player()
+    candidates = ranked_candidates(state, seat)[0][:4]
+    shared = TableCache(state.seats)
+    for _ in range(3):
+        det = determinize(state, seat, rng)
+        seed = rng.getrandbits(32)
+        for action in candidates:
+            logs = []
+            for tables in (shared, TableCache(state.seats)):
+                trial = det.clone()
+                assert isinstance(trial, StandardState)
+                trial.apply_action(action, seat)
+                tables.restart()
+                _planted(trial, trial.history[-1], tables)
+                _heuristic_playout(trial, random.Random(seed), tables)
+                logs.append(trial.history)
+            assert logs[0] == logs[1]
+    assert len(shared.tables) > state.seats  # the lines really were shared
