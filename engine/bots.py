@@ -115,8 +115,9 @@ class EasyBot:
 
 
 #: the strong bot's budget: playouts a decision (each a game played to its end by normal bots) in
-#: a two-player game, on one core about half a second in its last turns; the games with longer
-#: playouts play fewer (engine.bots_search.playouts_for), so a decision stays under a second
+#: a two-player game, on one core about a quarter of a second in its last turns; the games with
+#: longer playouts play fewer where playouts are long, and standard 3 and 4 players more near the
+#: end where they are short (engine.bots_search.playouts_for), so a decision stays under a second
 #: in every game (bench/bench_bots.py --levels)
 DEFAULT_PLAYOUTS = 60
 
