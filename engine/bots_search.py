@@ -61,7 +61,7 @@ PRUNE_SE = 1.0
 #: costs about as much at every point and in every game; set from the CPU time a decision takes
 #: at the default budget (bench/bench_bots.py --levels --rows timing)
 PLAYOUT_SHARE: dict[tuple[str, int], float] = {
-    ("standard", 3): 1.0, ("standard", 4): 0.6, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
+    ("standard", 3): 0.85, ("standard", 4): 0.6, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
 }
 #: how fast the share grows toward the end: a standard game's last playouts are not much cheaper
 #: than the first (full arboretums cost more to score and plan), a draft's are
