@@ -306,8 +306,7 @@ def run_words(
         # "Note on SIGPIPE" in the signal module's documentation)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    if whole_process:
-        sys.stdout.flush()  # a closed pipe raises here, and the process ends as it would have
+    if whole_process:  # score_files has flushed the output
         sys.stderr.flush()
         os._exit(status)
     return status

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from contextlib import suppress
 from itertools import compress, repeat
 from json.encoder import encode_basestring as _json_text
 from operator import add, attrgetter, eq, getitem, lt, mul, rshift
@@ -26,12 +27,10 @@ from typing import Annotated, Literal
 # import is kept from finding it (None in sys.modules); whatever imports it later finds it as usual.
 if "typing_extensions" not in sys.modules:
     sys.modules["typing_extensions"] = None  # type: ignore[assignment]
-    try:
+    # a msgspec that needs it after all fails here and is imported again below, finding it
+    with suppress(ImportError):
         import msgspec
-    except ImportError:
-        pass  # a msgspec that needs it after all: imported again below, finding it
-    finally:
-        del sys.modules["typing_extensions"]
+    del sys.modules["typing_extensions"]
 import msgspec
 
 # the plain data, not engine.cards and engine.paths: the command starts without dataclasses and enum
