@@ -71,13 +71,6 @@ SHARE_GROWTH = {"standard": 0.5, "draft": 1.0}
 PLAYOUT_CAP: dict[tuple[str, int], float] = {("standard", 3): 3.0, ("standard", 4): 3.0}
 #: the draft: the picks of a seat searched, counted from the end (its last round)
 DRAFT_PICKS = 7
-#: standard games: the turns of every seat searched, counted from the end (about the last three;
-#: four players, whose games are the shortest a seat, four: the search leaves the heuristic there
-#: as often as in the last three). Before :func:`budget_reach` a decision's playouts shrink with
-#: the cards left (:data:`EARLY_DECAY`), since they are longer
-SEARCH_TURNS: dict[tuple[str, int], int] = {("standard", 4): 4}
-#: how fast the playouts shrink before :func:`budget_reach` (1: in proportion to the cards left)
-EARLY_DECAY = 1.0
 
 
 @dataclass(frozen=True)
@@ -300,16 +293,7 @@ def cards_left(state: State) -> int:
 
 
 def default_horizon(state: State) -> int:
-    """The cards left from which a decision is searched: about the last three turns of every seat
-    (:data:`SEARCH_TURNS`; the draft: its last DRAFT_PICKS picks)."""
-    if isinstance(state, DraftState):
-        return DRAFT_PICKS * state.seats
-    return 2 * SEARCH_TURNS.get((state.mode, state.seats), 3) * state.seats
-
-
-def budget_reach(state: State) -> int:
-    """The cards left at which a decision plays :data:`PLAYOUT_SHARE` of the budget: the last
-    three turns of every seat (the draft: its last DRAFT_PICKS picks)."""
+    """About the last three turns of every seat (the draft: its last DRAFT_PICKS picks)."""
     if isinstance(state, DraftState):
         return DRAFT_PICKS * state.seats
     return 6 * state.seats
@@ -323,10 +307,9 @@ def playouts_for(state: State, iterations: int, horizon: int | None = None, left
     share = PLAYOUT_SHARE.get((state.mode, state.seats), 1.0)
     cap = PLAYOUT_CAP.get((state.mode, state.seats), 1.0)
     if share < cap:
-        reach = budget_reach(state) if horizon is None else min(horizon, budget_reach(state))
+        reach = default_horizon(state) if horizon is None else min(horizon, default_horizon(state))
         left = cards_left(state) if left is None else left
-        growth = SHARE_GROWTH.get(state.mode, 1.0) if left <= reach else EARLY_DECAY
-        share = min(cap, share * (reach / max(1, left)) ** growth)
+        share = min(cap, share * (reach / max(1, left)) ** SHARE_GROWTH.get(state.mode, 1.0))
     return max(1, round(iterations * share))
 
 
