@@ -24,8 +24,8 @@ Run: .venv/bin/python bench/bench_bots.py [--games 1000] [--seconds 3] [--jobs N
    strong|easy`` and ``--only "<game>"`` run a part of the table (a machine shared with others:
    one row per process); progress goes to stderr.
 
-4. Long rows, resumable: ``--save FILE`` appends each finished game of the levels' rows (not
-   solo, not timing) to FILE as one JSON line (row, game index, seeds, bots by seat, the tested
+4. Long rows, resumable: ``--save FILE`` appends each finished game of the levels' rows (solo
+   too, not timing) to FILE as one JSON line (row, game index, seeds, bots by seat, the tested
    bot's seat, winners, scores, CPU seconds, the commit and a hash of engine/**/*.py) the moment
    it ends, so a killed run keeps every finished game; ``--resume`` skips the games already in
    FILE (refusing a file made by other engine code). The games are exactly those of the plain
@@ -274,15 +274,19 @@ def saved_row_line(records: list[dict[str, Any]]) -> str:
     """The levels table's line of a row from its saved games."""
     first = records[0]
     players = first["players"]
-    top, low = first["bots"][0], first["bots"][1]
+    top = first["bots"][0]
     wins = sum(r["tested_seat"] in r["winners"] for r in records)
     lo, hi = wilson(wins, len(records))
     mine = sum(r["scores"][r["tested_seat"]] for r in records) / len(records)
     others = [s for r in records for seat, s in enumerate(r["scores"]) if seat != r["tested_seat"]]
     name = "strong" if top == f"strong:{DEFAULT_PLAYOUTS}" else {"heuristic": "normal"}.get(top, top)
-    other = {"heuristic": "normal"}.get(low, low)
-    return (f"| {first['row']} | {name} vs {players - 1} {other} | {len(records)} | {wins / len(records):.1%} | "
-            f"{lo:.1%}–{hi:.1%} | {1 / players:.1%} | {mine:.1f} / {sum(others) / len(others):.1f} |")
+    if first["mode"] == "solo":  # against Q, who places the cards it is given by the rule
+        against, share = "Q", "–"
+    else:
+        low = first["bots"][1]
+        against, share = f"{players - 1} {({'heuristic': 'normal'}).get(low, low)}", f"{1 / players:.1%}"
+    return (f"| {first['row']} | {name} vs {against} | {len(records)} | {wins / len(records):.1%} | "
+            f"{lo:.1%}–{hi:.1%} | {share} | {mine:.1f} / {sum(others) / len(others):.1f} |")
 
 
 def report_saved(paths: list[Path], emit: Any) -> None:
@@ -358,11 +362,16 @@ def levels_table(args: argparse.Namespace, pool: Executor, emit: Any) -> None:
         solo += [("random", args.games), ("easy", args.games), ("heuristic", args.games)]
     if rows in ("all", "strong"):
         solo.append((strong, args.strong_games))
-    if args.no_solo:
+    if args.no_solo or (args.only and args.only != "solo"):
         solo = []
     emit("| solo (Q places by the rule) | games | player wins | 95% interval | mean score |")
     emit("|---|---:|---:|---:|---:|")
     for bot, games in solo:
+        if args.save:  # "solo" in the levels table's shape: the player's wins against Q
+            records = play_saved("solo", 1, "2018", [bot], games, pool, args.jobs, args.chunk, Path(args.save),
+                                 args.resume)
+            emit(saved_row_line(records))
+            continue
         row = win_rate("solo", 1, "2018", [bot], games, pool, args.jobs)[bot]
         lo, hi = wilson(row["wins"], row["games"])
         name = {"heuristic": "normal", strong: "strong"}.get(bot, bot)
@@ -425,7 +434,7 @@ def main() -> None:
     parser.add_argument("--strong-games", type=int, default=300, help="games per strong-bot row (default 300)")
     parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
                         help=f"the strong bot's playouts a decision (default {DEFAULT_PLAYOUTS}, its own default)")
-    parser.add_argument("--only", default="", help="levels: only this game's rows, e.g. 'standard 2p 2018'")
+    parser.add_argument("--only", default="", help="levels: only this game's rows, e.g. 'standard 2p 2018' or 'solo'")
     parser.add_argument("--chunk", type=int, default=0, help="games per chunk of work (progress after each)")
     parser.add_argument("--no-solo", action="store_true", help="levels: without the solo rows")
     parser.add_argument("--timing-games", type=int, default=2, help="games for the strong bot's time per decision")

@@ -55,6 +55,12 @@ def test_saved_games_are_the_plain_runs_games(bench: ModuleType, pool: ThreadPoo
     assert sum(r["tested_seat"] in r["winners"] for r in saved) == heuristic["wins"]
     assert sum(r["scores"][r["tested_seat"]] for r in saved) / 5 == pytest.approx(heuristic["mean_score"])
     assert all(r["engine"] == bench.engine_hash() for r in saved)
+    # a solo row is saved the same way: the player's wins against Q
+    solo = bench.play_saved("solo", 1, "2018", ["heuristic"], 4, pool, 1, 2, tmp_path / "solo.jsonl", False)
+    plain = simulate("solo", 1, 4, ["heuristic"], bench.SEED, "2018", rotate=True).to_json()
+    player = next(row for row in plain["by_bot"] if row["bot"] == "heuristic")
+    assert sum(r["tested_seat"] in r["winners"] for r in solo) == player["wins"]
+    assert bench.saved_row_line(solo).startswith(f"| solo | normal vs Q | 4 | {player['wins'] / 4:.1%} |")
 
 
 def test_resume_plays_only_the_missing_games(bench: ModuleType, pool: ThreadPoolExecutor, tmp_path: Path) -> None:
