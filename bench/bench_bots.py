@@ -270,6 +270,11 @@ def play_saved(mode: str, players: int, edition: str, bots: list[str], games: in
     return [record for index, record in sorted(rows.get(key, {}).items()) if index < games]
 
 
+def level_name(bot: str) -> str:
+    """A bot's name in the tables: its level (the strong bot at its default budget: "strong")."""
+    return "strong" if bot == f"strong:{DEFAULT_PLAYOUTS}" else {"heuristic": "normal"}.get(bot, bot)
+
+
 def saved_row_line(records: list[dict[str, Any]]) -> str:
     """The levels table's line of a row from its saved games."""
     first = records[0]
@@ -279,12 +284,11 @@ def saved_row_line(records: list[dict[str, Any]]) -> str:
     lo, hi = wilson(wins, len(records))
     mine = sum(r["scores"][r["tested_seat"]] for r in records) / len(records)
     others = [s for r in records for seat, s in enumerate(r["scores"]) if seat != r["tested_seat"]]
-    name = "strong" if top == f"strong:{DEFAULT_PLAYOUTS}" else {"heuristic": "normal"}.get(top, top)
+    name = level_name(top)
     if first["mode"] == "solo":  # against Q, who places the cards it is given by the rule
         against, share = "Q", "–"
     else:
-        low = first["bots"][1]
-        against, share = f"{players - 1} {({'heuristic': 'normal'}).get(low, low)}", f"{1 / players:.1%}"
+        against, share = f"{players - 1} {level_name(first['bots'][1])}", f"{1 / players:.1%}"
     return (f"| {first['row']} | {name} vs {against} | {len(records)} | {wins / len(records):.1%} | "
             f"{lo:.1%}–{hi:.1%} | {share} | {mine:.1f} / {sum(others) / len(others):.1f} |")
 
@@ -364,10 +368,14 @@ def levels_table(args: argparse.Namespace, pool: Executor, emit: Any) -> None:
         solo.append((strong, args.strong_games))
     if args.no_solo or (args.only and args.only != "solo"):
         solo = []
-    emit("| solo (Q places by the rule) | games | player wins | 95% interval | mean score |")
-    emit("|---|---:|---:|---:|---:|")
+    if args.save:  # saved rows print in the levels table's shape: the player against Q
+        emit("| game | bot against | games | wins | 95% interval | seat share | mean score (bot / Q) |")
+        emit("|---|---|---:|---:|---:|---:|---|")
+    else:
+        emit("| solo (Q places by the rule) | games | player wins | 95% interval | mean score |")
+        emit("|---|---:|---:|---:|---:|")
     for bot, games in solo:
-        if args.save:  # "solo" in the levels table's shape: the player's wins against Q
+        if args.save:
             records = play_saved("solo", 1, "2018", [bot], games, pool, args.jobs, args.chunk, Path(args.save),
                                  args.resume)
             emit(saved_row_line(records))
