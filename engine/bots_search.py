@@ -63,9 +63,12 @@ PRUNE_SE = 1.0
 PLAYOUT_SHARE: dict[tuple[str, int], float] = {
     ("standard", 3): 0.85, ("standard", 4): 0.6, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
 }
-#: how fast the share grows toward the end: a standard game's last playouts are not much cheaper
-#: than the first (full arboretums cost more to score and plan), a draft's are
-SHARE_GROWTH = {"standard": 0.5, "draft": 1.0}
+#: how fast the share grows toward the end (the power of the horizon over the cards left): a
+#: standard game's last playouts are not much cheaper than the first (full arboretums cost more
+#: to score and plan), a draft's are. Four players' last turns cost a third of a second a
+#: decision at the square root, their first over 0.8 s, so the end, where the rights are decided
+#: by what each seat keeps, gets more of the second
+SHARE_GROWTH: dict[tuple[str, int], float] = {("standard", 3): 0.5, ("standard", 4): 1.0}
 #: the most the share grows to (1: the whole budget). Standard 3 and 4 players' last playouts
 #: cost a fifth of their first, so their last decisions play more than the two-player budget
 PLAYOUT_CAP: dict[tuple[str, int], float] = {("standard", 3): 3.0, ("standard", 4): 3.0}
@@ -309,7 +312,7 @@ def playouts_for(state: State, iterations: int, horizon: int | None = None, left
     if share < cap:
         reach = default_horizon(state) if horizon is None else min(horizon, default_horizon(state))
         left = cards_left(state) if left is None else left
-        share = min(cap, share * (reach / max(1, left)) ** SHARE_GROWTH.get(state.mode, 1.0))
+        share = min(cap, share * (reach / max(1, left)) ** SHARE_GROWTH.get((state.mode, state.seats), 1.0))
     return max(1, round(iterations * share))
 
 
