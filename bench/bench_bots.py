@@ -389,7 +389,8 @@ def levels_table(args: argparse.Namespace, pool: Executor, emit: Any) -> None:
     if args.timing_games <= 0:
         return
     emit(f"Strong bot at its default budget ({DEFAULT_PLAYOUTS} playouts a decision of a two-player game, fewer "
-         "where playouts are longer: engine.bots_search.playouts_for) without its time cap, "
+         "where playouts are longer: engine.bots_search.playouts_for) "
+         f"{'with its time cap (the bot of the live tables)' if args.capped else 'without its time cap'}, "
          "CPU seconds per decision in this one process (one core), in a few games against normal bots; "
          "'searched': decisions that ran the search (the others are the heuristic's, in the early turns):")
     emit()
@@ -398,7 +399,7 @@ def levels_table(args: argparse.Namespace, pool: Executor, emit: Any) -> None:
     for mode, players, edition in [*LEVEL_ROWS, ("solo", 1, "2018")]:
         if args.only and args.only != label(mode, players, edition):
             continue
-        times, searched = decision_times(mode, players, edition, games=args.timing_games)
+        times, searched = decision_times(mode, players, edition, games=args.timing_games, capped=args.capped)
         ordered = sorted(times)
         hard = sorted(t for t, s in zip(times, searched, strict=True) if s)
         median = hard[len(hard) // 2] if hard else 0.0
@@ -407,9 +408,11 @@ def levels_table(args: argparse.Namespace, pool: Executor, emit: Any) -> None:
              f"{sum(times) / len(times):.3f} | {ordered[-1]:.3f} |")
 
 
-def decision_times(mode: str, players: int, edition: str, games: int) -> tuple[list[float], list[bool]]:
-    """CPU seconds of each strong-bot decision (default playouts, no time cap) in a few games
-    against normal bots, and whether each one searched."""
+def decision_times(mode: str, players: int, edition: str, games: int, capped: bool = False
+                   ) -> tuple[list[float], list[bool]]:
+    """CPU seconds of each strong-bot decision (default playouts; no time cap unless ``capped``:
+    then the live tables' bot, cap included) in a few games against normal bots, and whether
+    each one searched."""
     from engine.bots import StrongBot
     from engine.game import SIMULTANEOUS
 
@@ -418,7 +421,7 @@ def decision_times(mode: str, players: int, edition: str, games: int) -> tuple[l
     for index in range(games):
         state = Game(mode, players, seed=index, edition=edition).new_initial_state()
         seats = players + 1 if mode == "solo" else players
-        strong = StrongBot(seconds=None)
+        strong = StrongBot() if capped else StrongBot(seconds=None)
         bots = [strong] + [make_bot("heuristic")] * (seats - 1)
         rng = random.Random(index)
         while not state.is_terminal():
@@ -449,6 +452,8 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=0, help="games per chunk of work (progress after each)")
     parser.add_argument("--no-solo", action="store_true", help="levels: without the solo rows")
     parser.add_argument("--timing-games", type=int, default=2, help="games for the strong bot's time per decision")
+    parser.add_argument("--capped", action="store_true",
+                        help="timing: the strong bot with its time cap, as on the live tables")
     parser.add_argument("--rows", default="all", help=(
         "levels: 'strong', 'easy' (normal vs easy and solo), 'timing' (only the time per decision) or 'all'"))
     parser.add_argument("--save", default="", metavar="FILE", help=(
