@@ -63,9 +63,10 @@ PRUNE_SE = 1.0
 PLAYOUT_SHARE: dict[tuple[str, int], float] = {
     ("standard", 3): 0.85, ("standard", 4): 0.6, ("draft", 2): 4 / 7, ("draft", 3): 4 / 7, ("draft", 4): 0.4,
 }
-#: how fast the share grows toward the end (the power of the horizon over the cards left): a
-#: standard game's last playouts are not much cheaper than the first (full arboretums cost more
-#: to score and plan), a draft's are. Four players' last turns cost a third of a second a
+#: how fast the share grows toward the end (the power of the horizon over the cards left; a game
+#: not listed, the draft's: 1, its last playouts being far cheaper than its first). A standard
+#: game's last playouts are not much cheaper than the first (full arboretums cost more to score
+#: and plan), hence 3 players' square root; 4 players' last turns cost a third of a second a
 #: decision at the square root, their first over 0.8 s, so the end, where the rights are decided
 #: by what each seat keeps, gets more of the second
 SHARE_GROWTH: dict[tuple[str, int], float] = {("standard", 3): 0.5, ("standard", 4): 1.0}
