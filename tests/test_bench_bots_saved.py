@@ -116,3 +116,22 @@ def test_report_merges_files_of_the_same_engine_only(bench: ModuleType, pool: Th
     clash.write_text(json.dumps({**record, "winners": [], "scores": [-1, -1]}) + "\n", encoding="utf-8")
     with pytest.raises(bench.SavedGamesError, match="another result"):
         table(whole, clash)
+
+
+def test_timing_table_follows_only_and_times_the_capped_bot(bench: ModuleType, pool: ThreadPoolExecutor) -> None:
+    """`--rows timing --only solo --capped`: one row, the solo game's, timed with the bot the live
+    tables play (its time cap), with the searched decisions' 90th percentile."""
+    import argparse
+
+    lines: list[str] = []
+    args = argparse.Namespace(rows="timing", only="solo", timing_games=1, capped=True, playouts=60, save="",
+                              resume=False, no_solo=False, games=0, strong_games=0, jobs=1, chunk=0)
+    bench.levels_table(args, pool, lambda line="": lines.append(line))
+    assert any("with its time cap" in line for line in lines)
+    start = next(i for i, line in enumerate(lines) if line.startswith("| game | decisions"))
+    assert "90th percentile searched" in lines[start]
+    rows = [line for line in lines[start + 2:] if line.startswith("| ")]
+    assert [row.split(" | ")[0] for row in rows] == ["| solo"]
+    cells = rows[0].strip("| ").split(" | ")
+    median, p90, maximum = float(cells[3]), float(cells[4]), float(cells[6])
+    assert int(cells[2]) > 0 and 0 < median <= p90 <= maximum

@@ -137,3 +137,14 @@ def test_longer_playouts_get_fewer_of_the_budget_s_playouts() -> None:
         first, last = counts[max(counts)], counts[min(counts)]
         assert (last > 60 if more else last == 60) and (first < 60 if fewer else first == 60)
         assert list(counts.values()) == sorted(counts.values())  # never fewer as the end nears
+
+
+def test_four_players_last_turns_get_playouts_in_proportion_to_the_game_left() -> None:
+    """Standard 4 players' last playouts are short, so their decisions play more of them in
+    proportion to how little is left (3 players: with its square root), up to three budgets."""
+    from engine.bots_search import playouts_for
+
+    four = Game("standard", 4, seed=3).new_initial_state()
+    assert [playouts_for(four, 60, left=left) for left in (24, 12, 8, 4)] == [36, 72, 108, 180]
+    three = Game("standard", 3, seed=3).new_initial_state()
+    assert [playouts_for(three, 60, left=left) for left in (18, 8, 2)] == [51, 76, 153]
