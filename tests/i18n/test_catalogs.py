@@ -6,7 +6,6 @@ When one of these fails, docs/translations.md has the three pybabel commands tha
 from __future__ import annotations
 
 import ast
-import io
 import re
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from jinja2 import Environment
 from jinja2.ext import i18n
@@ -93,14 +92,24 @@ def test_each_string_is_translated_with_the_same_placeholders(language: str) -> 
     assert not problems, f"{language}: {len(problems)} problems, e.g. {problems[:5]}"
 
 
+def _messages(catalog: Catalog) -> dict[object, object]:
+    """What a catalog says: each message id (with its context) and its translation, the header left out."""
+    def frozen(value: object) -> object:
+        return tuple(value) if isinstance(value, list | tuple) else value
+
+    return {(message.context, frozen(message.id)): frozen(message.string) for message in catalog
+            if message.id and not message.fuzzy}
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_compiled_catalog_is_current(language: str) -> None:
+def test_the_compiled_catalog_says_what_the_source_catalog_says(language: str) -> None:
+    """The app reads the compiled catalog; it must translate exactly what the .po file translates.
+    The comparison is of messages, not bytes, so any Babel release that compiles it passes."""
     if PENDING:
         pytest.skip(f"{len(PENDING)} templates are still being moved onto gettext")
-    compiled = io.BytesIO()
-    write_mo(compiled, _catalog(language))
-    committed = (TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo").read_bytes()
-    assert compiled.getvalue() == committed, f"run pybabel compile for {language} (docs/translations.md)"
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo").open("rb") as handle:
+        compiled = read_mo(handle)
+    assert _messages(compiled) == _messages(_catalog(language)), f"run pybabel compile for {language} (docs/translations.md)"
 
 
 # --- No visible text outside the translation calls ------------------------------------------
