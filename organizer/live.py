@@ -52,7 +52,6 @@ def _waiting(ctx: live_seats.SeatContext, bad: InputError) -> Any:
 
 def _show(ctx: live_seats.SeatContext, status: int = 200, message: str = "", message_kind: str = "error",
           replayed: Replayed | None = None, fresh: bool = True) -> Any:
-    owed = False
     if replayed is None:
         try:
             # fresh: the table row was read in this request, so its log version is current
@@ -60,6 +59,8 @@ def _show(ctx: live_seats.SeatContext, status: int = 200, message: str = "", mes
         except InputError as bad:
             return _waiting(ctx, bad)
         replayed, owed = shown.replayed, shown.owed
+    else:
+        owed = live_seats.owes(ctx, replayed)
     return render_seat(replayed, ctx.position, _urls(ctx, replayed.version, replayed.state.is_terminal()), _title(ctx),
                        status, message, message_kind, owed=owed, bot_seat=ctx.seat.is_bot,
                        bots=live_tables.bot_seats(ctx.view, list(replayed.state.names)))

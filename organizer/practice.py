@@ -76,9 +76,10 @@ def _load(token: str) -> PracticeGame:
 
 def _show(practice: PracticeGame, status: int = 200, message: str = "", kind: str = "error",
           replayed: Replayed | None = None) -> Any:
-    owed = False
     if replayed is None:
         replayed, owed = service.view_state(get_session(), practice)
+    else:
+        owed = service.owes(practice, replayed)
     token = practice.token
     finished = replayed.state.is_terminal()
     urls = SeatUrls(url_for("practice.play", token=token), url_for("practice.act", token=token),

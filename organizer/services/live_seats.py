@@ -144,6 +144,13 @@ def seat_state(session: Session, ctx: SeatContext, fresh: bool = False) -> SeatS
     return SeatState(replayed, game.owes(replayed, time.time()))
 
 
+def owes(ctx: SeatContext, replayed: live_log.Replayed) -> bool:
+    """Whether bots or the pick timer owe the seat's table a move in ``replayed`` (a state an
+    action or a tick just wrote): a strong bot may leave moves owed after any request, and only
+    a screen that says so sends the tick that plays them."""
+    return TableGame(ctx.event, ctx.round, ctx.view).owes(replayed, time.time())
+
+
 def dealable(ctx: SeatContext) -> None:
     """Raises InputError saying why the seat's table cannot be dealt now."""
     deal_parameters(ctx.event, ctx.round, ctx.view)

@@ -214,6 +214,12 @@ def view_state(session: Session, practice: PracticeGame) -> tuple[live_log.Repla
     return replayed, game.owes(replayed, time.time())
 
 
+def owes(practice: PracticeGame, replayed: live_log.Replayed) -> bool:
+    """Whether the bots owe the game a move in ``replayed`` (a state an action or a tick just
+    wrote: a strong bot may leave moves owed, which the screen's tick then plays)."""
+    return PracticeLiveGame(practice).owes(replayed, time.time())
+
+
 def settle(session: Session, practice: PracticeGame) -> live_log.Replayed:
     """Play what the bots owe the game now (a draft's bots pick as soon as the hands are dealt);
     on POSTs only: creating the game, the page's tick."""

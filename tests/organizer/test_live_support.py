@@ -32,7 +32,7 @@ STAMP = re.compile(r'name="stamp" value="(-?\d+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
 #: the POST a screen sends as soon as it is shown when bots or the pick timer owe a move (or the
 #: table is still to be dealt): GETs change nothing, so a device's script does this
-TICK = re.compile(r'hx-post="([^"]+/tick)" hx-trigger="load"')
+TICK = re.compile(r'hx-post="([^"]+/tick)" hx-trigger="load[^"]*"')
 
 
 def follow_tick(client: FlaskClient, response: Any) -> Any:
