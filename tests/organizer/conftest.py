@@ -42,11 +42,15 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def postgres_engine() -> Iterator[Engine]:
-    """The PostgreSQL test database, emptied and migrated from scratch once per run."""
-    engine = make_engine(normalise_url(os.environ["TEST_DATABASE_URL"]))
+    """The PostgreSQL test database (the worker's schema under pytest-xdist), emptied and
+    migrated from scratch once per run."""
+    url = normalise_url(os.environ["TEST_DATABASE_URL"])
+    found = re.search(r"search_path(?:=|%3D)(\w+)", url)
+    schema = found.group(1) if found else "public"
+    engine = make_engine(url)
     with engine.begin() as connection:
-        connection.execute(text("DROP SCHEMA public CASCADE"))
-        connection.execute(text("CREATE SCHEMA public"))
+        connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
     upgrade_database(engine)
     yield engine
     engine.dispose()

@@ -1,0 +1,86 @@
+"""What every test shares: the tiers' markers, a temporary instance folder for every app a test
+builds (nothing is written into the checkout), and one PostgreSQL schema per pytest-xdist worker
+so the workers never empty each other's tables."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
+from jinja2.environment import Environment
+
+#: suites that test the app from outside: real server processes, a real browser
+SYSTEM_SUITES = ("browser", "races", "faults", "security", "hostile")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    base = os.environ.get("TEST_DATABASE_URL")
+    if worker and base and "search_path" not in base:
+        os.environ["TEST_DATABASE_URL"] = worker_database_url(base, worker)
+
+
+def worker_database_url(base: str, worker: str) -> str:
+    """The test database's URL with connections in the worker's own schema (created here once)."""
+    from sqlalchemy import text
+
+    from organizer.db import make_engine, normalise_url
+
+    schema = "worker_" + re.sub(r"\W", "", worker)
+    engine = make_engine(normalise_url(base))
+    with engine.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+    url = engine.url.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    engine.dispose()
+    return url
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = Path(str(item.fspath)).parts
+        if any(suite in parts for suite in SYSTEM_SUITES):
+            item.add_marker(pytest.mark.system)
+
+
+class SharedTemplateCache(BytecodeCache):
+    """Compiled templates shared by every app a test run builds, as one long-running server
+    compiles each template once (a bucket's key includes the template's source checksum)."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        found = self.code.get(bucket.key)
+        if found is not None:
+            bucket.bytecode_from_string(found)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+_TEMPLATES = SharedTemplateCache()
+_create_environment = Flask.create_jinja_environment
+
+
+def _environment_with_shared_cache(app: Flask) -> Environment:
+    environment = _create_environment(app)
+    environment.bytecode_cache = _TEMPLATES
+    return environment
+
+
+Flask.create_jinja_environment = _environment_with_shared_cache  # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def temporary_instance(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Each test's apps keep their files (secret key, the public page's fragments) in a folder
+    of their own, never in the checkout's instance/."""
+    folder = tmp_path_factory.mktemp("instance")
+    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(folder))
+    yield folder
