@@ -19,7 +19,7 @@ from typing import ClassVar, cast
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, trusted_give
 from .arboretum import Arboretum, Cell
-from .bots_paths import PathTable
+from .bots.paths import PathTable
 from .cards import Card
 from .errors import IllegalActionError, NotYourTurnError
 from .game import Q_BY_RULE, Game, State
