@@ -55,7 +55,8 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine.bots import DEFAULT_PLAYOUTS, make_bot, play_game  # noqa: E402
-from engine.game import Game, State  # noqa: E402
+from engine.game import State  # noqa: E402
+from engine.games import Game  # noqa: E402
 from engine.simulate import bot_seed, game_seed, lineup_for, simulate  # noqa: E402
 
 SPEED = [

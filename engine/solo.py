@@ -15,16 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, trusted_give
 from .arboretum import Arboretum, Cell
 from .bots.paths import PathTable
 from .cards import Card
 from .errors import IllegalActionError, NotYourTurnError
-from .game import Q_BY_RULE, Game, State
+from .game import Q_BY_RULE, State
 from .standard import HAND_SIZE, PLAY, StandardState, find_card
 from .views import Phase, PublicMove, QPlacement, QReason, TurnView
+
+if TYPE_CHECKING:
+    from .games import Game
 
 PLAYER = 0
 Q = 1

@@ -39,7 +39,8 @@ from ..actions import Action, Draw, Give, Pick, Play
 from ..arboretum import Arboretum
 from ..cards import Card
 from ..draft import DraftState
-from ..game import Game, State
+from ..game import State
+from ..games import Game
 from ..solo import Q as Q_SEAT
 from ..standard import StandardState
 from ..views import PublicMove, SeatView

@@ -6,12 +6,14 @@ import random
 
 import pytest
 
+from engine.actions import Pick
 from engine.arboretum import Arboretum
 from engine.bots import BOTS, Bot, HeuristicBot, RandomBot, UnknownBotError, make_bot, play_game
 from engine.bots.paths import PathTable
 from engine.cards import Card
 from engine.errors import ArboretumError, GameOverError, NotYourTurnError
-from engine.games import SIMULTANEOUS, Game, Pick, State
+from engine.game import SIMULTANEOUS, State
+from engine.games import Game
 from engine.paths import EIGHT_BONUS_DRAFT, EIGHT_BONUS_STANDARD, PathFinder
 
 CONFIGS = [

@@ -9,7 +9,8 @@ import pytest
 
 from engine.bots import LEVELS, Bot, EasyBot, HeuristicBot, RandomBot, StrongBot, make_bot, play_game
 from engine.bots.search import determinize, search
-from engine.game import SIMULTANEOUS, Game, State
+from engine.game import SIMULTANEOUS, State
+from engine.games import Game
 
 from .test_bots import _shuffle_hidden
 

@@ -10,7 +10,7 @@ from engine.bots import HeuristicBot, RandomBot
 from engine.bots.knowledge import draft_memory
 from engine.bots.search import determinize
 from engine.draft import DraftState
-from engine.game import Game
+from engine.games import Game
 
 from .test_bots import _shuffle_hidden
 

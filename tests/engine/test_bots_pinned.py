@@ -16,7 +16,7 @@ import random
 import pytest
 
 from engine.bots import make_bot, play_game
-from engine.game import Game
+from engine.games import Game
 
 GAMES = [
     ("standard", 4, "2018", ("heuristic", "heuristic", "heuristic", "heuristic"), 7, "fa66502f8661e259"),
