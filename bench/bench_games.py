@@ -3,7 +3,7 @@
 Run: .venv/bin/python bench/bench_games.py [--seconds S]
 Each game is dealt from its seed, played to the end by a uniform random choice among the legal
 actions and scored (``outcome()``). Three drivers: ``state.playout(rng)`` (the simulations' fast path: the
-same actions, states and random numbers as the ``random_action`` loop, in one call; issue 17's
+same actions, states and random numbers as the ``random_action`` loop, in one call; the
 aim is 2,000 four-player standard games a second on one core), ``random_action(rng)`` through
 ``apply_action`` (the random bot's hot path, the same choice as ``rng.choice(legal_actions())``
 without building the list) and ``rng.choice(legal_actions())`` itself. "play only" leaves the

@@ -52,9 +52,9 @@ class Game:
     species: tuple[str, ...] | None = None
     left_out: tuple[str, ...] | None = None
     names: tuple[str, ...] | None = None
-    #: solo only: who places the cards given to Q. "rule" (the default since RULES.md §4 was
-    #: revised): Q places each card itself by the fixed rule; "player": the player chooses the
-    #: cell (the gentler variant). A saved solo game without the key is of the old form, "player".
+    #: solo only: who places the cards given to Q. "rule" (the default, RULES.md §4): Q places
+    #: each card itself by the fixed rule; "player": the player chooses the cell (the gentler
+    #: variant). A saved solo game without the key is read as "player".
     q_places: str | None = None
 
     def __post_init__(self) -> None:
@@ -187,7 +187,7 @@ class Game:
                 edition=obj.get("edition", "2018"),
                 species=tuple(obj["species"]) if isinstance(obj.get("species"), list) else obj.get("species"),
                 names=tuple(obj["names"]) if isinstance(obj.get("names"), list) else obj.get("names"),
-                # a solo game saved before Q placed its own cards has no key: the player placed them
+                # a saved solo game without the key is one where the player placed Q's cards
                 q_places=obj.get("q_places", Q_BY_PLAYER if obj["mode"] == "solo" else None),
             )
         except GameSetupError as exc:

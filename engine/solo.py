@@ -4,12 +4,12 @@ The player (seat 0) plays the standard turn with other hooks: one shared discard
 ``give`` phase (a hand card into Q's arboretum) instead of the discard, then the refill of the
 discard pile and Q's face-down hand. Q is seat 1 and never acts.
 
-Where the card goes (RULES.md §4, revised): by default Q places it itself (``Game.q_places ==
+Where the card goes (RULES.md §4): by default Q places it itself (``Game.q_places ==
 "rule"``): of the legal cells, the one where the sum over species of Q's best-path points is
 then highest, ties to the smallest y, then the smallest x. The player names only the card
 (``give Oak 3``); the log keeps the cell the rule chose (``give Oak 3 at 1,0``), and a give
-naming another cell is refused. In the gentler variant (``"player"``, and every solo game saved
-before the revision) the player chooses the cell."""
+naming another cell is refused. In the gentler variant (``"player"``, also every saved solo game
+that names no ``q_places``) the player chooses the cell."""
 
 from __future__ import annotations
 

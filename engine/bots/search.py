@@ -7,9 +7,9 @@ the seat has held this round, which it remembers as a person would, see
 :func:`engine.bots.knowledge.draft_memory`), plays each candidate action
 in that deal and the rest of the game with every seat playing the normal bot's choice (each
 reading only its own seat in that deal), scores the end, and repeats with new deals while its
-budget lasts. Random playouts were tried first and judged badly: random seats throw away the
-hands that decide the rights, so the strong bot was no better than the normal one (52% in two
-players); a playout of sensible play asks the question that matters, "what if everyone plays
+budget lasts. Random playouts judge badly: random seats throw away the hands that decide the
+rights, so a search over them is no better than the normal bot (52% in two players); a playout
+of sensible play asks the question that matters, "what if everyone plays
 well from here".
 
 The candidates are the heuristic's best few (its ranking reads only what the seat may see, see

@@ -116,8 +116,8 @@ def test_to_json_replays_to_the_same_state(game: Game) -> None:
         assert replay(saved).to_json() == saved
 
 
-def test_a_solo_game_saved_before_q_placed_its_own_cards_replays_as_before() -> None:
-    """A save without ``q_places`` is of the old form: the player chose Q's cells."""
+def test_a_solo_game_saved_without_q_places_replays_with_the_player_placing() -> None:
+    """A save without ``q_places`` is a game where the player chose Q's cells."""
     state = play_random(Game("solo", 1, seed=8, q_places="player"), 3, None)
     saved = json.loads(json.dumps(state.to_json()))
     del saved["q_places"]
