@@ -1,4 +1,4 @@
-"""Benchmark: every organizer GET page of one big event (issue 10: "any organizer page under
+"""Benchmark: every organizer GET page of one big event (the aim: "any organizer page under
 0.5 s at 10,000 players").
 
     .venv/bin/python bench/bench_big_event.py [--players 10000] [--rounds 4] [--repeat 5]
@@ -67,7 +67,7 @@ from organizer.services import accounts, events  # noqa: E402
 
 PASSWORD = "benchmark password"
 ACCOUNT = "bench"
-#: a budget per page (issue 10)
+#: a budget per page
 BUDGET = 0.5
 #: fragments a page loads with htmx (opened by themselves they redirect to their page): asked as htmx
 FRAGMENTS = ("public.attention",)

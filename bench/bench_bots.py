@@ -55,7 +55,8 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from engine.bots import DEFAULT_PLAYOUTS, make_bot, play_game  # noqa: E402
-from engine.game import Game, State  # noqa: E402
+from engine.game import State  # noqa: E402
+from engine.games import Game  # noqa: E402
 from engine.simulate import bot_seed, game_seed, lineup_for, simulate  # noqa: E402
 
 SPEED = [
@@ -389,7 +390,7 @@ def levels_table(args: argparse.Namespace, pool: Executor, emit: Any) -> None:
     if args.timing_games <= 0:
         return
     emit(f"Strong bot at its default budget ({DEFAULT_PLAYOUTS} playouts a decision of a two-player game, fewer "
-         "where playouts are longer: engine.bots_search.playouts_for) "
+         "where playouts are longer: engine.bots.search.playouts_for) "
          f"{'with its time cap (the bot of the live tables)' if args.capped else 'without its time cap'}, "
          "CPU seconds per decision in this one process (one core), in a few games against normal bots; "
          "'searched': decisions that ran the search (the others are the heuristic's, in the early turns):")

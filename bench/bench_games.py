@@ -3,7 +3,7 @@
 Run: .venv/bin/python bench/bench_games.py [--seconds S]
 Each game is dealt from its seed, played to the end by a uniform random choice among the legal
 actions and scored (``outcome()``). Three drivers: ``state.playout(rng)`` (the simulations' fast path: the
-same actions, states and random numbers as the ``random_action`` loop, in one call; issue 17's
+same actions, states and random numbers as the ``random_action`` loop, in one call; the
 aim is 2,000 four-player standard games a second on one core), ``random_action(rng)`` through
 ``apply_action`` (the random bot's hot path, the same choice as ``rng.choice(legal_actions())``
 without building the list) and ``rng.choice(legal_actions())`` itself. "play only" leaves the
@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import SIMULTANEOUS, Game, State
+from engine.game import SIMULTANEOUS, State
+from engine.games import Game, replay
 
 GAMES = [("standard", 2), ("standard", 3), ("standard", 4), ("draft", 2), ("draft", 3), ("draft", 4), ("solo", 1)]
 
@@ -92,7 +93,7 @@ def main() -> None:
     print()
     for mode, players in GAMES:
         saved = json.loads(json.dumps(play(mode, players, 1, False, False).to_json()))
-        best = min(_timed(lambda saved=saved: State.from_json(saved)) for _ in range(30))
+        best = min(_timed(lambda saved=saved: replay(saved)) for _ in range(30))
         label = f"{mode} {players}p" if mode != "solo" else "solo"
         print(f"replay a finished {label:<12} ({len(saved['actions'])} actions from JSON): {best * 1000:.2f} ms")
 

@@ -1,4 +1,4 @@
-"""How long a request holds a web worker at a live table whose bots play at each level (issue 17).
+"""How long a request holds a web worker at a live table whose bots play at each level.
 
 Run: .venv/bin/python bench/bench_live_bot_levels.py [--games 2] [--mode standard] [--players 4]
 

@@ -1,5 +1,5 @@
-"""A flood of practice games from one address against the production server (issue 10: one
-client made about 4,500 practice games in 20 s and slowed the organizer's pages 5x).
+"""A flood of practice games from one address against the production server: unlimited, one
+client can make about 4,500 practice games in 20 s and slow the organizer's pages 5x.
 
 Run: .venv/bin/python bench/bench_practice_flood.py [--seconds 20] [--flooders 8] [--workers 2]
      [--threads 4] [--limit 20] [--trials 3] [--flood-in threads|processes] [--control]
@@ -13,7 +13,7 @@ Run: .venv/bin/python bench/bench_practice_flood.py [--seconds 20] [--flooders 8
    row (p50, p95); then the flood (``--seconds``): ``--flooders`` clients from 127.0.0.1 post
    the practice form as fast as the server answers, while the organizer keeps opening the table
    page. The flooders run in processes of their own by default, so their Python does not hold
-   the measuring client's interpreter lock (``--flood-in threads`` for the old way).
+   the measuring client's interpreter lock (``--flood-in threads``: threads of the client's process).
 3. Counted: the answers by status, the games stored (in the database, after every trial), and
    the server's CPU time per flood request (its processes' /proc times, less the table pages'
    share at their unloaded cost: what a refused request costs the app, which other load on the

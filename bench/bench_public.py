@@ -1,4 +1,4 @@
-"""The public event page under a room's load (issue 12): phones refreshing ``/e/<code>`` every
+"""The public event page under a room's load: phones refreshing ``/e/<code>`` every
 10 seconds while the tables report their results from the players' own pages.
 
 Run: .venv/bin/python bench/bench_public.py [--phones 500] [--tables 60] [--seconds 60]

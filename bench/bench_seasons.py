@@ -1,12 +1,12 @@
-"""Club seasons at scale (issue 16): ratings recomputed and a league table read.
+"""Club seasons at scale: ratings recomputed and a league table read.
 
 Run: .venv/bin/python bench/bench_seasons.py [--players 2000] [--events 300] [--tables 40] [--repeat 5]
 [--database-url URL (an empty database; default: SQLite in a temporary folder)]
 Builds a throw-away club: --players registry entries, --events events (one a week) of --tables
 4-player tables each (4 rounds of tables/4 tables, the event's players drawn from the club),
 every result confirmed; one season holding every event. Times (best and median of N):
-- the league with nothing stored (every event scored from its results: the league before its
-  figures were stored), then storing every event's figures (what closing rounds does over time);
+- the league with nothing stored (every event scored from its results, as for events whose
+  figures are not stored), then storing every event's figures (what closing rounds does over time);
 - ``ratings.recompute`` (read every confirmed table, openskill over all, store every point;
   the aim is under 10 s);
 - the league page through Flask's test client, signed in, cold (no figures cached in the
@@ -129,7 +129,7 @@ def main() -> None:
             print(f"built {args.players} players, {args.events} events x {args.tables} tables "
                   f"in {time.perf_counter() - started:.1f} s ({url.split(':')[0]}); {load()}")
             # nothing stored yet (results written straight into the tables): every event scored
-            # from its results, as the league did before its figures were stored
+            # from its results, as the league does for events whose figures are not stored
             took = timed(args.repeat, cold(lambda: leagues.league_page(session, 1)))
             print(f"league, no stored figures, cold: {took}")
             started = time.perf_counter()

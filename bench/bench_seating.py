@@ -7,10 +7,10 @@
    repeated pairs (0 is the optimum whenever reached), rank spread against its lower bound.
 2. Small events (8, 12 and 16 players) over several rounds: repeats against an exhaustive search;
    10 to 12 players: repeats and spread together against every possible grouping.
-3. Seat positions (issue 18): repeated seats, start/dealer counts and the rank spread over an
+3. Seat positions: repeated seats, start/dealer counts and the rank spread over an
    event: the grouping that counts unavoidable repeated seats with the seat order of
-   `seat_order`, against the same seat order after a grouping blind to seats (as before), a plain
-   rotation and the order used before `seat_order`; on small events, repeated seats against the
+   `seat_order`, against the same seat order after a grouping blind to seats, a plain
+   rotation and a simpler order (`previous_order`: fewest starts first); on small events, repeated seats against the
    fewest any grouping with as few repeated opponents allows.
 4. Standings for 500 players after 8 rounds.
 
@@ -258,7 +258,7 @@ def plain_rotation(round_number: int) -> OrderStrategy:
 
 
 def previous_order(groups: Sequence[Sequence[int]], history: SeatingHistory, rng: random.Random) -> list[list[int]]:
-    """The seat order before issue 18: fewest starts first, then the fewest times in that seat
+    """A simpler seat order to compare with: fewest starts first, then the fewest times in that seat
     number (counted from seat 1, whatever the table's size), one table at a time."""
     absolute: dict[int, Counter[int]] = previous_order.seats  # type: ignore[attr-defined]
     tables = []
@@ -292,7 +292,7 @@ def seat_event(count: int, rounds: int, seed: int, preferred: int, strategy: str
     previous_order.seats = {}  # type: ignore[attr-defined]
     original, original_positions = seating.order_tables, seating._new_positions
     if strategy != "seat_order":
-        # The grouping as it was before it counted seats: every position new to everyone.
+        # A grouping blind to seats: every position new to everyone.
         seating._new_positions = lambda counts: ALL_POSITIONS  # type: ignore[assignment]
     try:
         for round_number in range(1, rounds + 1):

@@ -13,6 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .actions import Action, Discard, Draw, Give, Pick, Play, parse_action
     from .arboretum import Arboretum, Cell
     from .cards import (
         Card,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
         species_count,
     )
     from .case import ScoreCase, parse_case, parse_case_text
+    from .draft import DraftState
     from .errors import (
         ActionParseError,
         ArboretumError,
@@ -39,76 +41,39 @@ if TYPE_CHECKING:
         PlacementError,
         StaleActionError,
     )
-    from .games import (
-        SIMULTANEOUS,
-        TERMINAL,
-        Action,
-        Discard,
-        DraftState,
-        Draw,
-        FaceUpHand,
-        Game,
-        Give,
-        Phase,
-        Pick,
-        Play,
-        Progress,
-        PublicMove,
-        SeatView,
-        SoloState,
-        StandardState,
-        State,
-        parse_action,
-        replay,
-    )
+    from .game import SIMULTANEOUS, TERMINAL, State
+    from .games import Game, replay
     from .paths import Path, PathFinder, best_path
     from .scoring import PlayerScore, Seat, SpeciesScore, TableScore, score_table
+    from .solo import SoloState
+    from .standard import StandardState
+    from .views import FaceUpHand, Phase, Progress, PublicMove, SeatView
 
-#: the module each public name lives in
-_HOMES: dict[str, str] = {
-    **dict.fromkeys(("Arboretum", "Cell",), "arboretum"),
-    **dict.fromkeys(
-        (
-            "Card", "Edition", "choose_species", "edition_species", "make_deck", "species_code", "species_colour",
-            "species_count",
-        ),
-        "cards",
-    ),
-    **dict.fromkeys(("ScoreCase", "parse_case", "parse_case_text",), "case"),
-    **dict.fromkeys(
-        (
-            "ActionParseError", "ArboretumError", "ArboretumShapeError", "CardError", "CaseError",
-            "DuplicateCardError", "GameOverError", "GameSetupError", "IllegalActionError", "NotYourTurnError",
-            "PlacementError", "StaleActionError",
-        ),
-        "errors",
-    ),
-    **dict.fromkeys(
-        (
-            "SIMULTANEOUS", "TERMINAL", "Action", "Discard", "DraftState", "Draw", "FaceUpHand", "Game", "Give",
-            "Phase", "Pick", "Play", "Progress", "PublicMove", "SeatView", "SoloState", "StandardState", "State",
-            "parse_action", "replay",
-        ),
-        "games",
-    ),
-    **dict.fromkeys(("Path", "PathFinder", "best_path",), "paths"),
-    **dict.fromkeys(("PlayerScore", "Seat", "SpeciesScore", "TableScore", "score_table",), "scoring"),
-}
+#: where __getattr__ looks for a public name, each module after the modules it imports: a name is
+#: found in the first module that has it, having loaded only what its own module needs (the
+#: games last: they import every mode)
+_MODULES = (
+    "errors", "cards", "arboretum", "paths", "scoring", "case", "actions", "views", "game", "standard", "draft", "solo",
+    "games",
+)
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'engine' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value  # looked up once
-    return value
+    if name in __all__:
+        for home in _MODULES:
+            module = importlib.import_module(f".{home}", __name__)
+            if hasattr(module, name):
+                value = getattr(module, name)
+                globals()[name] = value  # looked up once
+                return value
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOMES])
+    return sorted({*globals(), *__all__})
 
 
+#: the public API, the one list of it (the imports above give type checkers the same names)
 __all__ = [
     "SIMULTANEOUS", "TERMINAL", "Action", "ActionParseError", "Arboretum", "ArboretumError",
     "ArboretumShapeError", "Card", "CardError", "CaseError", "Cell", "Discard", "DraftState", "Draw",

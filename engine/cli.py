@@ -239,9 +239,6 @@ def add_score_command(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
 
 
 def add_simulate_command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    # the game modes register themselves when engine.games imports them; the package no longer
-    # imports them on its own (engine/__init__.py loads names lazily)
-    from . import games  # noqa: F401
     from .simulate import add_simulate_command as add
 
     add(subparsers)

@@ -10,16 +10,19 @@ next round deals 8 cards to each seat from the one shuffled deck."""
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from .actions import Action, Pick, trusted_pick
 from .arboretum import Cell
 from .cards import Card
 from .errors import GameOverError, IllegalActionError
-from .game import SIMULTANEOUS, TERMINAL, Game, State
+from .game import SIMULTANEOUS, TERMINAL, State
 from .scoring import Seat
 from .standard import find_card
 from .views import DraftView, Phase, Progress, PublicMove, Reveal
+
+if TYPE_CHECKING:
+    from .games import Game
 
 HAND_SIZE = 8
 _SET_PICK_CARD = Pick.__dict__["card"].__set__

@@ -3,7 +3,7 @@
 Game ``i`` of a run with seed ``S`` is dealt from :func:`game_seed` ``(S, i)`` and its bots draw
 their randomness from :func:`bot_seed` ``(S, i)``, so a run is the same every time and any single
 game can be rebuilt alone (``--out`` writes each game's JSON, which replays with
-``State.from_json``). Bots are listed per seat and cycle when fewer than the seats; with
+``engine.games.replay``). Bots are listed per seat and cycle when fewer than the seats; with
 ``--rotate`` the lineup shifts by one seat each game so no bot is always the start player.
 Q, the solo game's second seat, never acts: it "wins" the games the player loses.
 
@@ -28,7 +28,8 @@ from .actions import Play
 from .bots import Bot, make_bot, play_game
 from .draft import DraftState
 from .errors import ArboretumError
-from .game import MODES, State
+from .game import State
+from .games import MODES, Game
 
 PLAYERS = {"standard": (2, 3, 4), "draft": (2, 3, 4), "solo": (1,)}
 Q_NAME = "Q"
@@ -209,7 +210,6 @@ def simulate(
     ``q_places``: solo only, who places Q's cards ("rule", the default, or "player")."""
     from .cards import Edition
     from .errors import CardError, GameSetupError
-    from .game import Game
 
     names = [name.strip().lower() for name in bots]
     players = check_parameters(mode, players, games, names)

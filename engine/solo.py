@@ -4,27 +4,30 @@ The player (seat 0) plays the standard turn with other hooks: one shared discard
 ``give`` phase (a hand card into Q's arboretum) instead of the discard, then the refill of the
 discard pile and Q's face-down hand. Q is seat 1 and never acts.
 
-Where the card goes (RULES.md §4, revised): by default Q places it itself (``Game.q_places ==
+Where the card goes (RULES.md §4): by default Q places it itself (``Game.q_places ==
 "rule"``): of the legal cells, the one where the sum over species of Q's best-path points is
 then highest, ties to the smallest y, then the smallest x. The player names only the card
 (``give Oak 3``); the log keeps the cell the rule chose (``give Oak 3 at 1,0``), and a give
-naming another cell is refused. In the gentler variant (``"player"``, and every solo game saved
-before the revision) the player chooses the cell."""
+naming another cell is refused. In the gentler variant (``"player"``, also every saved solo game
+that names no ``q_places``) the player chooses the cell."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from .actions import DECK, SHARED_DISCARD, Action, Give, trusted_give
 from .arboretum import Arboretum, Cell
-from .bots_paths import PathTable
+from .bots.paths import PathTable
 from .cards import Card
 from .errors import IllegalActionError, NotYourTurnError
-from .game import Q_BY_RULE, Game, State
+from .game import Q_BY_RULE, State
 from .standard import HAND_SIZE, PLAY, StandardState, find_card
 from .views import Phase, PublicMove, QPlacement, QReason, TurnView
+
+if TYPE_CHECKING:
+    from .games import Game
 
 PLAYER = 0
 Q = 1

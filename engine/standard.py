@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from .actions import DECK, Action, Discard, Draw, Give, Play, trusted_discard, trusted_play
 from .arboretum import Arboretum, Cell
 from .cards import Card, Edition
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
-from .game import TERMINAL, Game, State
+from .game import TERMINAL, State
 from .scoring import Seat
 from .views import Drawn, Phase, Pile, Progress, PublicMove, TurnView
+
+if TYPE_CHECKING:
+    from .games import Game
 
 HAND_SIZE = 7
 

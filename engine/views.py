@@ -6,7 +6,7 @@ built from it cannot show another seat's hand or hidden pick. The other accessor
 return the small public records here too: :class:`Progress` for an overview,
 :class:`PublicMove` for "what happened last", :class:`FaceUpHand` for the replay of a finished
 game. ``SeatView.to_json()`` gives the view as JSON-able data (cards as text, cells as
-[x, y]), the dict ``view()`` returned before it was typed."""
+[x, y])."""
 
 from __future__ import annotations
 

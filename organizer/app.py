@@ -14,7 +14,9 @@ from typing import Any
 from flask import Flask
 
 from . import (
-    PROJECT_ROOT,
+    DEFAULT_INSTANCE,
+    STATIC,
+    TEMPLATES,
     accounts,
     audit,
     auth,
@@ -78,10 +80,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     environment (``DATABASE_URL``, ``ORGANIZER_*``), then ``test_config`` when given."""
     app = Flask(
         "organizer",  # the package, not this module: the app (and its logger) keep the name organizer
-        instance_path=os.environ.get("ORGANIZER_INSTANCE_PATH", str(PROJECT_ROOT / "instance")),
+        instance_path=os.environ.get("ORGANIZER_INSTANCE_PATH", str(DEFAULT_INSTANCE)),
         instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        template_folder=str(TEMPLATES),
+        static_folder=str(STATIC),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(

@@ -18,9 +18,11 @@ from .errors import PrintingError
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
 
-#: Looked in first: the fonts shipped with the project. The system copy is only a fallback for
-#: an installation made without the static/ folder (Debian's fonts-dejavu-core has the same files).
+#: Looked in first: the fonts shipped with the project, in the package when installed from the
+#: wheel, else in the checkout's static/. The system copy is only a fallback for an installation
+#: made without the static files (Debian's fonts-dejavu-core has the same files).
 FONT_DIRS: tuple[Path, ...] = (
+    Path(__file__).resolve().parents[1] / "static" / "fonts",
     Path(__file__).resolve().parents[2] / "static" / "fonts",
     Path("/usr/share/fonts/truetype/dejavu"),
 )

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from engine import ArboretumError, Card, Discard, Draw, Game, Pick, Play, State, parse_action
 from engine.bots import DEFAULT_PLAYOUTS, StrongBot
-from engine.bots_search import Reason
+from engine.bots.search import Reason
 
 from ..models import Event, GameTable, Round
 from . import live_log, live_seats, live_tables

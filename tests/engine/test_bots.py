@@ -6,12 +6,14 @@ import random
 
 import pytest
 
+from engine.actions import Pick
 from engine.arboretum import Arboretum
 from engine.bots import BOTS, Bot, HeuristicBot, RandomBot, UnknownBotError, make_bot, play_game
-from engine.bots_paths import PathTable
+from engine.bots.paths import PathTable
 from engine.cards import Card
 from engine.errors import ArboretumError, GameOverError, NotYourTurnError
-from engine.games import SIMULTANEOUS, Game, Pick, State
+from engine.game import SIMULTANEOUS, State
+from engine.games import Game
 from engine.paths import EIGHT_BONUS_DRAFT, EIGHT_BONUS_STANDARD, PathFinder
 
 CONFIGS = [
@@ -232,7 +234,7 @@ def test_path_table_matches_path_finder_on_random_grids() -> None:
 def test_knowledge_from_the_public_log_is_true(edition: str) -> None:
     """Cards a seat remembers another taking from a face-up pile really are in that hand, and
     every card is either seen, remembered or unseen, exactly once."""
-    from engine.bots_knowledge import turn_knowledge
+    from engine.bots.knowledge import turn_knowledge
 
     state = Game("standard", 3, seed=8, edition=edition).new_initial_state()
     rng = random.Random(8)

@@ -8,8 +8,9 @@ import random
 import pytest
 
 from engine.bots import LEVELS, Bot, EasyBot, HeuristicBot, RandomBot, StrongBot, make_bot, play_game
-from engine.bots_search import determinize, search
-from engine.game import SIMULTANEOUS, Game, State
+from engine.bots.search import determinize, search
+from engine.game import SIMULTANEOUS, State
+from engine.games import Game
 
 from .test_bots import _shuffle_hidden
 
@@ -120,7 +121,7 @@ def test_longer_playouts_get_fewer_of_the_budget_s_playouts() -> None:
     """The budget counts two-player playouts: games whose playouts are longer play fewer at the
     horizon's start, and the whole budget once the end is near; standard 3 and 4 players, whose
     last playouts are far shorter than their first, more than the whole budget at the end."""
-    from engine.bots_search import cards_left, default_horizon, playouts_for
+    from engine.bots.search import cards_left, default_horizon, playouts_for
 
     cases = (("standard", 2, False, False), ("standard", 3, True, True), ("standard", 4, True, True),
              ("draft", 3, True, False), ("solo", 1, False, False))
@@ -142,7 +143,7 @@ def test_longer_playouts_get_fewer_of_the_budget_s_playouts() -> None:
 def test_four_players_last_turns_get_playouts_in_proportion_to_the_game_left() -> None:
     """Standard 4 players' last playouts are short, so their decisions play more of them in
     proportion to how little is left (3 players: with its square root), up to three budgets."""
-    from engine.bots_search import playouts_for
+    from engine.bots.search import playouts_for
 
     four = Game("standard", 4, seed=3).new_initial_state()
     assert [playouts_for(four, 60, left=left) for left in (24, 12, 8, 4)] == [36, 72, 108, 180]

@@ -1,4 +1,4 @@
-"""The draft seat's memory of the hands it has held (engine.bots_knowledge.draft_memory): what a
+"""The draft seat's memory of the hands it has held (engine.bots.knowledge.draft_memory): what a
 person at the table knows, never more, and the strong bot's deals keep it."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import random
 from collections import Counter
 
 from engine.bots import HeuristicBot, RandomBot
-from engine.bots_knowledge import draft_memory
-from engine.bots_search import determinize
+from engine.bots.knowledge import draft_memory
+from engine.bots.search import determinize
 from engine.draft import DraftState
-from engine.game import Game
+from engine.games import Game
 
 from .test_bots import _shuffle_hidden
 

@@ -6,7 +6,7 @@ decision as it was. Each game below is played to its end and its log (every seat
 action, in order) compared with the one recorded when the figures were measured. A change that
 means to play differently updates these digests, and says so next to the benchmark it
 invalidates. Standard 3 and 4 players' strong bot is left out: its budget per game is a tuning
-knob (engine.bots_search.PLAYOUT_SHARE), and the normal bot it plays with is pinned here."""
+knob (engine.bots.search.PLAYOUT_SHARE), and the normal bot it plays with is pinned here."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import random
 import pytest
 
 from engine.bots import make_bot, play_game
-from engine.game import Game
+from engine.games import Game
 
 GAMES = [
     ("standard", 4, "2018", ("heuristic", "heuristic", "heuristic", "heuristic"), 7, "fa66502f8661e259"),
@@ -46,8 +46,8 @@ def test_playouts_sharing_path_tables_play_as_playouts_with_their_own(mode: str,
     """The strong bot's playouts share the path tables of every arboretum they reach (kept by the
     line of cards planted into it since the decision). Each candidate of several deals, played
     out with the search's shared tables and with tables of its own, ends in the same game."""
-    from engine.bots_search import _heuristic_playout, _planted, determinize, ranked_candidates
-    from engine.bots_turns import TableCache
+    from engine.bots.search import _heuristic_playout, _planted, determinize, ranked_candidates
+    from engine.bots.turns import TableCache
     from engine.game import SIMULTANEOUS
     from engine.standard import StandardState
 

@@ -61,7 +61,7 @@ def test_species_left_out_drawn_from_seed_or_named() -> None:
 
 
 def test_species_codes_tell_every_edition_apart_without_colour() -> None:
-    """A colour-blind player reads the code, not the colour (issue 13): two letters, unique per edition."""
+    """A colour-blind player reads the code, not the colour: two letters, unique per edition."""
     from engine.cards import SPECIES_CODES, species_code
 
     for edition in Edition:

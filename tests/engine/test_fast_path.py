@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from engine.arboretum import Arboretum
 from engine.cards import Card, Edition, choose_species, make_deck, species_count
 from engine.errors import PlacementError
-from engine.game import SIMULTANEOUS, Game, State
+from engine.game import SIMULTANEOUS, State
+from engine.games import Game, replay
 
 GAMES = [
     ("standard", 2, "2018"), ("standard", 3, "2018"), ("standard", 4, "2018"),
@@ -58,7 +59,7 @@ def test_playout_is_random_play_through_the_validating_path(params: tuple[tuple[
     fast = new_state(mode, players, edition, seed)
     # some moves first, so the playout may begin in the middle of a turn or a draft's pick
     validated_random_play(fast, rng, int(start * 60))
-    slow = State.from_json(fast.to_json())
+    slow = replay(fast.to_json())
     slow_rng = random.Random()
     slow_rng.setstate(rng.getstate())
     fast.playout(rng)
@@ -103,7 +104,7 @@ def test_a_clone_plays_on_alone(params: tuple[tuple[str, int, str], int], start:
     assert snapshot(clone) == before
     clone.playout(random.Random(seed + 1))
     assert snapshot(state) == before  # the original did not move
-    replayed = State.from_json(saved)
+    replayed = replay(saved)
     replayed.playout(random.Random(seed + 1))
     assert snapshot(clone) == snapshot(replayed)
     assert clone.outcome() == replayed.outcome()

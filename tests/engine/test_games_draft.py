@@ -10,8 +10,9 @@ import pytest
 from engine.actions import DECK, Draw, Pick, Play
 from engine.cards import Card
 from engine.draft import DraftState
-from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
-from engine.game import SIMULTANEOUS, TERMINAL, Game, StaleActionError
+from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError, StaleActionError
+from engine.game import SIMULTANEOUS, TERMINAL
+from engine.games import Game
 from engine.views import DraftView, Phase, Reveal
 
 

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from engine.cards import Edition, edition_species
-from engine.errors import CaseError
-from engine.game import SIMULTANEOUS, Game, GameSetupError, State, replay
+from engine.errors import CaseError, GameSetupError
+from engine.game import SIMULTANEOUS, State
+from engine.games import Game, replay
 
 
 def test_defaults_fill_species_and_names_from_the_seed() -> None:
@@ -106,7 +107,7 @@ def test_to_json_replays_to_the_same_state(game: Game) -> None:
         solo = {"q_places"} if game.mode == "solo" else set()
         assert set(saved) == {"mode", "players", "edition", "seed", "species", "names", "actions"} | solo
         assert all(isinstance(seat, int) and isinstance(text, str) for seat, text in saved["actions"])
-        again = State.from_json(saved)
+        again = replay(saved)
         assert again.to_json() == state.to_json()
         assert again.version == state.version == len(saved["actions"])
         for seat in [None, *range(game.seats)]:
@@ -115,12 +116,12 @@ def test_to_json_replays_to_the_same_state(game: Game) -> None:
         assert replay(saved).to_json() == saved
 
 
-def test_a_solo_game_saved_before_q_placed_its_own_cards_replays_as_before() -> None:
-    """A save without ``q_places`` is of the old form: the player chose Q's cells."""
+def test_a_solo_game_saved_without_q_places_replays_with_the_player_placing() -> None:
+    """A save without ``q_places`` is a game where the player chose Q's cells."""
     state = play_random(Game("solo", 1, seed=8, q_places="player"), 3, None)
     saved = json.loads(json.dumps(state.to_json()))
     del saved["q_places"]
-    again = State.from_json(saved)
+    again = replay(saved)
     assert again.game.q_places == "player" and again.to_json()["actions"] == saved["actions"]
     assert again.outcome() == state.outcome()
     assert Game("solo", 1).q_places == "rule" and Game("standard", 2).q_places is None
@@ -137,19 +138,19 @@ def test_clone_is_independent() -> None:
     rng = random.Random(0)
     copy.apply_action(copy.random_action(rng))
     assert copy.version == state.version + 1
-    assert State.from_json(state.to_json()).view(0) == state.view(0)
+    assert replay(state.to_json()).view(0) == state.view(0)
 
 
 def test_a_bad_saved_action_names_its_index() -> None:
     saved = play_random(Game("standard", 2, seed=3), 2, 6).to_json()
     broken = dict(saved, actions=saved["actions"][:3] + [[saved["actions"][3][0], "play Oak 9 at 0,0"]])
     with pytest.raises(CaseError, match=r"actions\[3\]"):
-        State.from_json(broken)
+        replay(broken)
     wrong_seat = dict(saved, actions=[[1, saved["actions"][0][1]]])
     with pytest.raises(CaseError, match=r"actions\[0\].*seat 1"):
-        State.from_json(wrong_seat)
+        replay(wrong_seat)
     with pytest.raises(CaseError, match=r"actions\[1\]"):
-        State.from_json(dict(saved, actions=[saved["actions"][0], ["0", "draw deck"]]))
+        replay(dict(saved, actions=[saved["actions"][0], ["0", "draw deck"]]))
 
 
 @pytest.mark.parametrize("obj, words", [
@@ -161,5 +162,5 @@ def test_a_bad_saved_action_names_its_index() -> None:
 ])
 def test_bad_saved_games_are_refused(obj: Any, words: str) -> None:
     with pytest.raises(CaseError) as caught:
-        State.from_json(obj)
+        replay(obj)
     assert words in str(caught.value)

@@ -12,7 +12,8 @@ from engine.actions import DECK, SHARED_DISCARD, Discard, Draw, Give, Play, pars
 from engine.arboretum import Arboretum
 from engine.cards import Card, Edition, edition_species
 from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
-from engine.game import TERMINAL, Game, replay
+from engine.game import TERMINAL
+from engine.games import Game, replay
 from engine.paths import best_path
 from engine.solo import SoloState, rule_cell
 from engine.views import Pile, QPlacement, QReason

@@ -10,8 +10,9 @@ import pytest
 
 from engine.actions import DECK, Discard, Draw, Give, Pick, Play
 from engine.cards import Card, Edition, edition_species
-from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError
-from engine.game import TERMINAL, Game, StaleActionError
+from engine.errors import GameOverError, IllegalActionError, NotYourTurnError, PlacementError, StaleActionError
+from engine.game import TERMINAL
+from engine.games import Game
 from engine.standard import StandardState
 from engine.views import Drawn, Pile
 

@@ -1,8 +1,8 @@
 """``arboretum score`` keeps printing the same bytes for the same cases.
 
 The digests in ``score_output_digests.txt`` are of the command's output lines for generated
-cases (``score_cases.py``), recorded when the path tie-break was fixed; speeding the scorer up
-must not change a byte. Regenerate only for a deliberate change of results:
+cases (``score_cases.py``), recorded from the scorer with its path tie-break settled; speeding
+the scorer up must not change a byte. Regenerate only for a deliberate change of results:
 ``python -m tests.engine.test_scoring_output``."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.game import State
+from engine.games import replay
 from engine.simulate import ProgressBar, game_seed, lineup_for, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +91,7 @@ def test_out_replays_to_the_same_outcomes(tmp_path: Path, capsys: pytest.Capture
     for index, line in enumerate(lines):
         saved = json.loads(line)
         assert saved["seed"] == game_seed(5, index) and saved["edition"] == "2010"
-        state = State.from_json(saved)
+        state = replay(saved)
         assert state.is_terminal()
         outcome = state.outcome()
         assert outcome is not None

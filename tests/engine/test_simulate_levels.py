@@ -1,4 +1,4 @@
-"""``arboretum simulate --bots`` takes the three levels offered wherever a bot is chosen (issue 17)."""
+"""``arboretum simulate --bots`` takes the three levels offered wherever a bot is chosen."""
 
 from __future__ import annotations
 

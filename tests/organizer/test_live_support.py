@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session
 
 from engine import Discard, Draw, Edition, Give, Pick, Play, State, edition_species
-from engine.games import Action
+from engine.actions import Action
 from organizer.models import Event, GameTable, Round
 from organizer.services import events as event_service
 from organizer.services import live_log, live_tables

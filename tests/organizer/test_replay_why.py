@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.bots import HeuristicBot, StrongBot
-from engine.game import Game
+from engine.games import Game
 from engine.standard import StandardState
 from organizer.services.replay import EXPLAIN_PLAYOUTS, action_words, explain
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.actions import DECK, Draw, parse_action
-from engine.game import Game
+from engine.games import Game
 from engine.solo import SoloState
 from organizer.services.live_view import build_screen, q_placement_words
 

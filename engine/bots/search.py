@@ -4,16 +4,16 @@ For one decision it deals the cards its seat cannot see anew, consistently with 
 seen (:func:`determinize`: built from ``state.view(seat)`` and the public moves
 ``state.last_moves(...)`` only, never from the state's hidden zones; in the draft also the hands
 the seat has held this round, which it remembers as a person would, see
-:func:`engine.bots_knowledge.draft_memory`), plays each candidate action
+:func:`engine.bots.knowledge.draft_memory`), plays each candidate action
 in that deal and the rest of the game with every seat playing the normal bot's choice (each
 reading only its own seat in that deal), scores the end, and repeats with new deals while its
-budget lasts. Random playouts were tried first and judged badly: random seats throw away the
-hands that decide the rights, so the strong bot was no better than the normal one (52% in two
-players); a playout of sensible play asks the question that matters, "what if everyone plays
+budget lasts. Random playouts judge badly: random seats throw away the hands that decide the
+rights, so a search over them is no better than the normal bot (52% in two players); a playout
+of sensible play asks the question that matters, "what if everyone plays
 well from here".
 
 The candidates are the heuristic's best few (its ranking reads only what the seat may see, see
-:mod:`engine.bots_knowledge`), every source for a draw; in the draft the best placement of each
+:mod:`engine.bots.knowledge`), every source for a draw; in the draft the best placement of each
 card first (which card to take, and so which to pass on, decides more than where it goes). Every candidate is played in the same
 deals with the same playout seed (common random numbers), so candidates are compared pairwise
 against the heuristic's choice; a candidate clearly worse after a few deals is dropped, so the
@@ -35,16 +35,17 @@ import time
 from dataclasses import dataclass
 from typing import cast
 
-from .actions import Action, Draw, Give, Pick, Play
-from .arboretum import Arboretum
-from .bots_knowledge import DraftMemory, _all_cards, draft_memory
-from .bots_turns import TableCache
-from .cards import Card
-from .draft import DraftState
-from .game import Game, State
-from .solo import Q as Q_SEAT
-from .standard import StandardState
-from .views import PublicMove, SeatView
+from ..actions import Action, Draw, Give, Pick, Play
+from ..arboretum import Arboretum
+from ..cards import Card
+from ..draft import DraftState
+from ..game import State
+from ..games import Game
+from ..solo import Q as Q_SEAT
+from ..standard import StandardState
+from ..views import PublicMove, SeatView
+from .knowledge import DraftMemory, _all_cards, draft_memory
+from .turns import TableCache
 
 #: weight of the score margin (per point) next to the win itself
 MARGIN_WEIGHT = 0.02
@@ -140,7 +141,7 @@ def known_in_hands(moves: list[PublicMove], piles: list[list[Card]], seats: int,
 def determinize(state: State, seat: int, rng: random.Random, memory: DraftMemory | None = None) -> State:
     """A state for ``seat``'s decision with every card it cannot see dealt at random among the
     places it could be, built from ``state.view(seat)`` and the public moves only (the draft: also
-    the hands the seat has held this round, :func:`engine.bots_knowledge.draft_memory`)."""
+    the hands the seat has held this round, :func:`engine.bots.knowledge.draft_memory`)."""
     view = state.view(seat)
     det = _public_game(state.game).new_initial_state()
     det.arboretums = [_arboretum(view, s) for s in range(state.seats)]
@@ -237,15 +238,15 @@ def _heuristic_playout(state: State, rng: random.Random, cache: TableCache | Non
     ``cache``: the search's path tables, told of every card planted (standard and solo)."""
     apply = state.apply_action
     if isinstance(state, DraftState):
-        from .bots_draft import TableCache as DraftCache
-        from .bots_draft import choose_pick
+        from .draft import TableCache as DraftCache
+        from .draft import choose_pick
 
         tables: DraftCache = {}
         while not state.terminal:
             for s in state.awaited_seats():
                 apply(choose_pick(state, s, rng, tables), s)
         return
-    from .bots_turns import choose_turn_action
+    from .turns import choose_turn_action
 
     standard = cast(StandardState, state)
     if cache is None:
@@ -273,11 +274,11 @@ def _planted(state: StandardState, entry: tuple[int, Action], cache: TableCache)
 def ranked_candidates(state: State, seat: int) -> tuple[list[Action], list[float]]:
     """Every legal action with the heuristic's value, best first."""
     if isinstance(state, DraftState):
-        from .bots_draft import score_picks
+        from .draft import score_picks
 
         actions, scores = score_picks(state, seat)
     else:
-        from .bots_turns import score_turn_actions
+        from .turns import score_turn_actions
 
         actions, scores = score_turn_actions(cast(StandardState, state), seat)
     order = sorted(range(len(actions)), key=lambda i: -scores[i])

@@ -11,7 +11,7 @@ through paths that pass through it. The answer is exact (cross-checked against P
 
 from __future__ import annotations
 
-from .arboretum import Arboretum, Cell
+from ..arboretum import Arboretum, Cell
 
 NONE = -(10**6)
 

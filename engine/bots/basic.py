@@ -9,12 +9,12 @@ hand, the draw pile's order, Q's hand or another seat's undisclosed draft pick).
 comes from ``rng``, so a seeded game is the same game every time.
 
 - :class:`RandomBot` picks uniformly among the legal actions.
-- :class:`HeuristicBot` plays to win: see :mod:`engine.bots_turns` (standard and solo) and
-  :mod:`engine.bots_draft` (draft). It is the **normal** level.
+- :class:`HeuristicBot` plays to win: see :mod:`engine.bots.turns` (standard and solo) and
+  :mod:`engine.bots.draft` (draft). It is the **normal** level.
 - :class:`EasyBot` (**easy**): the heuristic's choice, but now and then one of its next best,
   as a person overlooks the best move.
 - :class:`StrongBot` (**strong**): a search over the engine's own games, see
-  :mod:`engine.bots_search`.
+  :mod:`engine.bots.search`.
 
 The levels, weakest first, are :data:`LEVELS`; ``"heuristic"`` stays the normal bot's name in
 stored games and commands."""
@@ -24,11 +24,11 @@ from __future__ import annotations
 import random
 from typing import Protocol, TypeVar, runtime_checkable
 
-from .actions import Action
-from .draft import DraftState
-from .errors import ArboretumError, GameOverError, NotYourTurnError
-from .game import SIMULTANEOUS, State
-from .standard import StandardState
+from ..actions import Action
+from ..draft import DraftState
+from ..errors import ArboretumError, GameOverError, NotYourTurnError
+from ..game import SIMULTANEOUS, State
+from ..standard import StandardState
 
 S = TypeVar("S", bound=State)
 
@@ -75,12 +75,12 @@ class HeuristicBot:
         if state.is_terminal():
             raise GameOverError("the game is over: there is no action to choose")
         if isinstance(state, DraftState):
-            from .bots_draft import choose_pick
+            from .draft import choose_pick
 
             return choose_pick(state, seat, rng)
         if not isinstance(state, StandardState):
             raise ArboretumError(f"the heuristic bot does not know the {state.mode} game")
-        from .bots_turns import choose_turn_action
+        from .turns import choose_turn_action
 
         return choose_turn_action(state, seat, rng)
 
@@ -91,7 +91,7 @@ def _ranked(state: State, seat: int) -> tuple[list[Action], list[float]]:
     player = state.current_player()
     if player >= 0 and player != seat:
         raise NotYourTurnError(f"seat {seat}: it is seat {player}'s turn")
-    from .bots_search import ranked_candidates
+    from .search import ranked_candidates
 
     return ranked_candidates(state, seat)
 
@@ -117,15 +117,15 @@ class EasyBot:
 #: the strong bot's budget: playouts a decision (each a game played to its end by normal bots) in
 #: a two-player game, on one core about a quarter of a second in its last turns; the games with
 #: longer playouts play fewer where playouts are long, and standard 3 and 4 players more near the
-#: end where they are short (engine.bots_search.playouts_for), so a decision stays under a second
+#: end where they are short (engine.bots.search.playouts_for), so a decision stays under a second
 #: in every game (bench/bench_bots.py --levels)
 DEFAULT_PLAYOUTS = 60
 
 
 class StrongBot:
-    """Determinized flat Monte Carlo (see :mod:`engine.bots_search`). ``iterations``: the budget,
+    """Determinized flat Monte Carlo (see :mod:`engine.bots.search`). ``iterations``: the budget,
     playouts per decision of a two-player game (fewer in longer games, see
-    :func:`engine.bots_search.playouts_for`; deterministic from the seed); ``seconds``: a cap on the time per decision (anytime:
+    :func:`engine.bots.search.playouts_for`; deterministic from the seed); ``seconds``: a cap on the time per decision (anytime:
     stopped early it plays the best found so far; the decision then depends on the machine's
     speed); ``horizon``: search in the last that many cards (None: about three turns a seat);
     ``rollout``: how the playouts are played ("heuristic": every seat the normal bot; "random")."""
@@ -134,7 +134,7 @@ class StrongBot:
 
     def __init__(self, iterations: int = DEFAULT_PLAYOUTS, seconds: float | None = 0.8, width: int = 6,
                  horizon: int | None = None, rollout: str = "heuristic", margin: float | None = None) -> None:
-        from .bots_search import MARGIN_WEIGHT
+        from .search import MARGIN_WEIGHT
 
         self.iterations = iterations
         self.seconds = seconds
@@ -147,7 +147,7 @@ class StrongBot:
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         _ranked(state, seat)  # refuses a finished game or a seat whose turn it is not
-        from .bots_search import search
+        from .search import search
 
         action, reason = search(state, seat, rng, self.iterations, self.seconds, self.width, self.horizon,
                                 self.rollout, self.margin)

@@ -17,12 +17,12 @@ from __future__ import annotations
 import random
 from typing import cast
 
-from .actions import Action, Pick
-from .arboretum import Cell
-from .bots_knowledge import logistic
-from .bots_paths import PathTable
-from .cards import Card
-from .draft import DraftState
+from ..actions import Action, Pick
+from ..arboretum import Cell
+from ..cards import Card
+from ..draft import DraftState
+from .knowledge import logistic
+from .paths import PathTable
 
 EIGHT = -2
 #: How much a card the next seat would use is worth keeping from it.

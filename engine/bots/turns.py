@@ -8,7 +8,7 @@ Each decision is one step of lookahead scored by a value that guesses the final 
 the cards it has seen them take from a discard pile plus their share of the cards it cannot see.
 ``W`` is the best path of ``s`` in its arboretum now plus a little for the cards of ``s`` that
 could still extend it. Candidate placements are scored exactly and cheaply with
-:class:`engine.bots_paths.PathTable` (the change in best-path points through the new card).
+:class:`engine.bots.paths.PathTable` (the change in best-path points through the new card).
 
 Solo: Q's arboretum is where the player's gift goes; the bot places each gift where it adds the
 least to Q's paths (Q scores only a species with two cards in its arboretum, so spreading Q's
@@ -20,14 +20,14 @@ import random
 from collections.abc import Iterable
 from typing import cast
 
-from .actions import DECK, SHARED_DISCARD, Action, Give
-from .arboretum import Arboretum, Cell
-from .bots_knowledge import TurnKnowledge, logistic, turn_knowledge
-from .bots_paths import PathTable
-from .cards import Card
-from .errors import NotYourTurnError
-from .standard import StandardState
-from .views import Phase
+from ..actions import DECK, SHARED_DISCARD, Action, Give
+from ..arboretum import Arboretum, Cell
+from ..cards import Card
+from ..errors import NotYourTurnError
+from ..standard import StandardState
+from ..views import Phase
+from .knowledge import TurnKnowledge, logistic, turn_knowledge
+from .paths import PathTable
 
 EIGHT = 2
 

@@ -19,11 +19,11 @@ import math
 from dataclasses import dataclass, field
 from typing import cast
 
-from .actions import Discard, Draw, Pick, Play
-from .cards import Card
-from .draft import DraftState
-from .errors import ArboretumError
-from .standard import StandardState
+from ..actions import Discard, Draw, Pick, Play
+from ..cards import Card
+from ..draft import DraftState
+from ..errors import ArboretumError
+from ..standard import StandardState
 
 #: Stand-in for a card the log cannot name: a 2010 starting discard (dealt face up, but not part
 #: of the log) that someone took before the replay could see it.
