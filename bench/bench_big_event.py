@@ -50,8 +50,9 @@ from sqlmodel import Session, col  # noqa: E402
 
 from engine import Edition, choose_species, species_count  # noqa: E402
 from organizer import create_app  # noqa: E402
-from organizer.db import make_engine, upgrade_database  # noqa: E402
-from organizer.models import (  # noqa: E402
+from organizer.accounts import service as accounts  # noqa: E402
+from organizer.core.db import make_engine, upgrade_database  # noqa: E402
+from organizer.core.models import (  # noqa: E402
     AuditEntry,
     Confirmation,
     GameTable,
@@ -63,7 +64,7 @@ from organizer.models import (  # noqa: E402
     Seat,
     new_token,
 )
-from organizer.services import accounts, events  # noqa: E402
+from organizer.events import service as events  # noqa: E402
 
 PASSWORD = "benchmark password"
 ACCOUNT = "bench"

@@ -329,10 +329,10 @@ def set_up(database_url: str, instance: Path, tables: int) -> list[Seat]:
     from sqlmodel import Session
 
     from organizer import create_app
-    from organizer.models import Player
-    from organizer.services import events as event_service
-    from organizer.services import live_tables
-    from organizer.services import rounds as round_service
+    from organizer.core.models import Player
+    from organizer.events import service as event_service
+    from organizer.live import tables as live_tables
+    from organizer.rounds import service as round_service
 
     app = create_app({"DATABASE_URL": database_url, "SECRET_KEY": "bench-secret"})
     engine = app.extensions["db_engine"]
@@ -357,7 +357,7 @@ def set_up(database_url: str, instance: Path, tables: int) -> list[Seat]:
 def empty_database(url: str) -> None:
     from sqlalchemy import text
 
-    from organizer.db import make_engine
+    from organizer.core.db import make_engine
 
     engine = make_engine(url)
     with engine.begin() as connection:

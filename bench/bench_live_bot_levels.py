@@ -32,10 +32,11 @@ def play(level: str, mode: str, players: int, seed: int, folder: Path) -> tuple[
     from sqlmodel import Session
 
     from organizer import create_app
-    from organizer.models import Player
-    from organizer.services import events as event_service
-    from organizer.services import live_log, live_tables
-    from organizer.services import rounds as round_service
+    from organizer.core.models import Player
+    from organizer.events import service as event_service
+    from organizer.live import log as live_log
+    from organizer.live import tables as live_tables
+    from organizer.rounds import service as round_service
 
     app = create_app({"DATABASE_URL": f"sqlite:///{folder / f'{level}-{seed}.sqlite3'}", "SECRET_KEY": "bench"})
     engine = app.extensions["db_engine"]

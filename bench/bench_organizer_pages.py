@@ -42,9 +42,12 @@ sys.path.insert(0, str(ROOT))
 
 from sqlmodel import Session  # noqa: E402
 
-from organizer.db import make_engine, upgrade_database  # noqa: E402
-from organizer.models import Player  # noqa: E402
-from organizer.services import accounts, events, results, rounds  # noqa: E402
+from organizer.accounts import service as accounts  # noqa: E402
+from organizer.core.db import make_engine, upgrade_database  # noqa: E402
+from organizer.core.models import Player  # noqa: E402
+from organizer.events import service as events  # noqa: E402
+from organizer.rounds import results  # noqa: E402
+from organizer.rounds import service as rounds  # noqa: E402
 
 PASSWORD = "benchmark password"
 SECTION = "## Organizer pages under load (bench/bench_organizer_pages.py), {backend}"

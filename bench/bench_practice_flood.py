@@ -68,7 +68,7 @@ def _flood(url: str, deadline: float, counts: Any, control: bool = False) -> Non
     seen: Counter[int] = Counter()
     while time.time() < deadline:
         if control:
-            seen[client.get("/static/organizer.css").status] += 1
+            seen[client.get("/static/core/organizer.css").status] += 1
         else:
             seen[client.post("/practice", {"mode": "solo", "edition": "2018"}).status] += 1
     counts.append(dict(seen))
@@ -131,7 +131,7 @@ def _raw_request(client: Client, control: bool) -> bytes:
 
     cookie = "; ".join(f"{key}={value}" for key, value in client.cookies.items())
     if control:
-        return (f"GET /static/organizer.css HTTP/1.1\r\nHost: {client.host}:{client.port}\r\nCookie: {cookie}\r\n"
+        return (f"GET /static/core/organizer.css HTTP/1.1\r\nHost: {client.host}:{client.port}\r\nCookie: {cookie}\r\n"
                 "Connection: close\r\n\r\n").encode()
     body = urllib.parse.urlencode({"mode": "solo", "edition": "2018", "csrf_token": client.csrf_token}).encode()
     return (f"POST /practice HTTP/1.1\r\nHost: {client.host}:{client.port}\r\nCookie: {cookie}\r\n"

@@ -34,11 +34,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from organizer.printing import event_report, qr, round_pack, standings_pdf
 from organizer.printing.layout import fit_text
-from organizer.printing.samples import (
-    sample_event_report,
-    sample_round_pack,
-    sample_standings,
-)
+from organizer.printing.samples import sample_event_report, sample_round_pack, sample_standings
 
 
 def fresh_caches() -> None:

@@ -29,12 +29,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlmodel import Session, select
 
 from organizer import create_app
-from organizer.db import make_engine, upgrade_database
-from organizer.models import Event, GameTable, Player
+from organizer.accounts import service as accounts
+from organizer.core.db import make_engine, upgrade_database
+from organizer.core.models import Event, GameTable, Player
+from organizer.events import service as event_service
 from organizer.printing import qr
 from organizer.printing.layout import fit_text
-from organizer.services import accounts, prints, results, rounds
-from organizer.services import events as event_service
+from organizer.prints import service as prints
+from organizer.rounds import results
+from organizer.rounds import service as rounds
 
 
 def best_of(repeat: int, run: Callable[[], Any]) -> float:

@@ -75,9 +75,9 @@ def setup(database_url: str, tables: int) -> tuple[str, list[list[str]]]:
     from sqlmodel import Session as DbSession
     from sqlmodel import select
 
-    from organizer.db import make_engine
-    from organizer.models import Event, Round
-    from organizer.services import rounds
+    from organizer.core.db import make_engine
+    from organizer.core.models import Event, Round
+    from organizer.rounds import service as rounds
 
     event_id = prepare(database_url, tables)
     engine = make_engine(database_url)

@@ -33,9 +33,10 @@ from sqlalchemy import insert
 from sqlmodel import Session
 
 from organizer import create_app
-from organizer.db import make_engine, upgrade_database
-from organizer.models import ClubPlayer, Event, GameTable, Player, Result, Round, Season, SeasonEvent
-from organizer.services import accounts, leagues, ratings
+from organizer.accounts import service as accounts
+from organizer.club import leagues, ratings
+from organizer.core.db import make_engine, upgrade_database
+from organizer.core.models import ClubPlayer, Event, GameTable, Player, Result, Round, Season, SeasonEvent
 
 PASSWORD = "benchmark password"
 ACCOUNT = "bench"

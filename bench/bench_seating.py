@@ -32,22 +32,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from organizer.services import seating
-from organizer.services.seat_order import DEALER, START, repeated_seats
-from organizer.services.seating import (
-    SeatingHistory,
-    SeatingPlayer,
-    propose_seating,
-    rank_spread,
-    repeated_pairs,
-    table_sizes,
-)
-from organizer.services.seating_search import ALL_POSITIONS
-from organizer.services.standings import (
-    SeatResult,
-    TableResult,
-    compute_standings,
-)
+from organizer.rounds import seating
+from organizer.rounds.seat_order import DEALER, START, repeated_seats
+from organizer.rounds.seating import SeatingHistory, SeatingPlayer, propose_seating, rank_spread, repeated_pairs, table_sizes
+from organizer.rounds.seating_search import ALL_POSITIONS
+from organizer.scoring.standings import SeatResult, TableResult, compute_standings
 
 
 def timed(action: Callable[[], object], repeat: int) -> tuple[object, float, float]:

@@ -43,10 +43,10 @@ def play_on(database_url: str, rounds: int) -> list[list[str]]:
     from sqlmodel import Session as DbSession
     from sqlmodel import select
 
-    from organizer.db import make_engine
-    from organizer.models import Event, Round
-    from organizer.services import results
-    from organizer.services import rounds as round_service
+    from organizer.core.db import make_engine
+    from organizer.core.models import Event, Round
+    from organizer.rounds import results
+    from organizer.rounds import service as round_service
 
     engine = make_engine(database_url)
     with DbSession(engine, expire_on_commit=False) as db:
@@ -76,7 +76,7 @@ def play_on(database_url: str, rounds: int) -> list[list[str]]:
 
 def run(args: argparse.Namespace) -> str:
     from organizer import create_app
-    from organizer.services import self_report
+    from organizer.public import self_report
 
     workdir = Path(tempfile.mkdtemp(prefix="arboretum-self-report-"))
     try:

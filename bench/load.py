@@ -56,9 +56,12 @@ def prepare(database_url: str, tables: int) -> int:
     from sqlalchemy import text
     from sqlmodel import Session
 
-    from organizer.db import make_engine, upgrade_database
-    from organizer.models import Player
-    from organizer.services import accounts, events, results, rounds
+    from organizer.accounts import service as accounts
+    from organizer.core.db import make_engine, upgrade_database
+    from organizer.core.models import Player
+    from organizer.events import service as events
+    from organizer.rounds import results
+    from organizer.rounds import service as rounds
 
     engine = make_engine(database_url)
     if engine.dialect.name == "postgresql":

@@ -2,7 +2,7 @@
 
 The package itself stays light: the ``arboretum`` console command lives in it too and must not
 import Flask, the database or the PDF library before it knows it needs them. The factory and its
-imports are in :mod:`organizer.app`; the extensions in :mod:`organizer.extensions`."""
+imports are in :mod:`organizer.app`; the extensions in :mod:`organizer.core.extensions`."""
 
 from __future__ import annotations
 
@@ -56,6 +56,6 @@ def __getattr__(name: str) -> Path:
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app (see :func:`organizer.app.create_app`); ``flask --app organizer`` and
     ``gunicorn 'organizer:create_app()'`` find it here."""
-    from .app import create_app as build
+    from organizer.app import create_app as build
 
     return build(test_config)

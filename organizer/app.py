@@ -13,41 +13,33 @@ from typing import Any
 
 from flask import Flask
 
-from . import (
-    DEFAULT_INSTANCE,
-    STATIC,
-    TEMPLATES,
-    accounts,
-    audit,
-    auth,
-    cli,
-    club,
-    club_public,
-    db,
-    errors,
-    events,
-    exchange,
-    i18n,
-    live,
-    live_fastpoll,
-    live_pages,
-    offline,
-    players,
-    practice,
-    practice_gate,
-    prints,
-    projector,
-    public,
-    replay,
-    rounds,
-    seasons,
-    security,
-    staff,
-    standings,
-    tables,
-    templating,
-)
-from .extensions import csrf, htmx
+from organizer import DEFAULT_INSTANCE, STATIC, TEMPLATES, cli
+from organizer.accounts import auth_views as auth
+from organizer.accounts import views as accounts
+from organizer.club import public_views as club_public
+from organizer.club import seasons_views as seasons
+from organizer.club import views as club
+from organizer.core import db, i18n, security, templating
+from organizer.core import error_pages as errors
+from organizer.core.extensions import csrf, htmx
+from organizer.events import audit_views as audit
+from organizer.events import staff_views as staff
+from organizer.events import views as events
+from organizer.exchange import views as exchange
+from organizer.live import fastpoll as live_fastpoll
+from organizer.live import pages as live_pages
+from organizer.live import practice_gate
+from organizer.live import practice_views as practice
+from organizer.live import replay_views as replay
+from organizer.live import views as live
+from organizer.offline import views as offline
+from organizer.players import views as players
+from organizer.prints import views as prints
+from organizer.public import views as public
+from organizer.rounds import tables_views as tables
+from organizer.rounds import views as rounds
+from organizer.standings import projector_views as projector
+from organizer.standings import views as standings
 
 #: Every feature's blueprint, registered in this order (one list, so a page is easy to find).
 BLUEPRINTS = (

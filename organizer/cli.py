@@ -13,11 +13,12 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext as _with_appcontext
 from sqlmodel import Session
 
-from .db import get_engine, upgrade_database
-from .models import ROLES, Organizer, Role
-from .services import accounts, sessions
-from .services.errors import InputError
-from .services.translate import _, ngettext
+from organizer.accounts import service as accounts
+from organizer.accounts import sessions
+from organizer.core.db import get_engine, upgrade_database
+from organizer.core.errors import InputError
+from organizer.core.models import ROLES, Organizer, Role
+from organizer.core.translate import _, ngettext
 
 
 def _terminal_language() -> str:
@@ -205,7 +206,7 @@ def db_upgrade_command() -> None:
 @with_appcontext
 def demo_command() -> None:
     """Create the demo organizer (demo / demo, for trying the app only) and a demo event."""
-    from .services.demo import ensure_demo
+    from organizer.demo import ensure_demo
 
     with Session(get_engine()) as session:
         summary = ensure_demo(session)
@@ -217,7 +218,7 @@ def demo_command() -> None:
 def prune_command() -> None:
     """Delete practice games idle 24 hours unfinished or finished 30 days ago (the app also
     does this on its own, at most once an hour, when a practice game is created)."""
-    from .services.practice import prune
+    from organizer.live.practice import prune
 
     with Session(get_engine()) as session:
         pruned = prune(session)

@@ -30,7 +30,7 @@ def worker_database_url(base: str, worker: str) -> str:
     """The test database's URL with connections in the worker's own schema (created here once)."""
     from sqlalchemy import text
 
-    from organizer.db import make_engine, normalise_url
+    from organizer.core.db import make_engine, normalise_url
 
     schema = "worker_" + re.sub(r"\W", "", worker)
     engine = make_engine(normalise_url(base))

@@ -59,14 +59,14 @@ CHECKS = textwrap.dedent(
 
     htmx = re.search(r'<script[^>]* src="([^"]*htmx[^"]*)"', page.text)
     assert htmx, "no htmx script on /sign-in"
-    for path, kind in ((htmx.group(1), "javascript"), ("/static/favicon.svg", "svg")):
+    for path, kind in ((htmx.group(1), "javascript"), ("/static/core/favicon.svg", "svg")):
         answer = client.get(path)
         assert answer.status_code == 200 and kind in answer.mimetype, (path, answer.status_code, answer.mimetype)
         answer.close()
 
     worker = client.get("/sw.js")
     assert worker.status_code == 200 and worker.mimetype == "text/javascript", worker.status_code
-    assert "/static/organizer.css" in worker.text
+    assert "/static/core/organizer.css" in worker.text
 
     pdf = client.get("/scorepad.pdf?players=4&edition=2018&paper=a4")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf", (pdf.status_code, pdf.mimetype)

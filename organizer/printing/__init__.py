@@ -4,7 +4,7 @@ Every function takes the plain dataclasses of :mod:`organizer.printing.data` and
 bytes, or raises :class:`PrintingError` before drawing anything. Nothing here touches Flask or
 the database; the web views fill the dataclasses and serve the bytes."""
 
-from .data import (
+from organizer.printing.data import (
     DEFAULT_TIE_BREAKS,
     EventReportData,
     PlayerSheet,
@@ -19,11 +19,11 @@ from .data import (
     StandingsLine,
     TableInfo,
 )
-from .errors import PrintingError
-from .roundpack import round_pack
-from .scorepad import blank_scorepad
-from .scoresheet import score_sheet
-from .standings import event_report, standings_pdf
+from organizer.printing.errors import PrintingError
+from organizer.printing.roundpack import round_pack
+from organizer.printing.scorepad import blank_scorepad
+from organizer.printing.scoresheet import score_sheet
+from organizer.printing.standings import event_report, standings_pdf
 
 __all__ = [
     "DEFAULT_TIE_BREAKS", "EventReportData", "PlayerSheet", "PrintingError", "ReportRound", "ReportTable",

@@ -9,8 +9,8 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import PrintingError
-from .scorepad import blank_scorepad
+from organizer.printing.errors import PrintingError
+from organizer.printing.scorepad import blank_scorepad
 
 
 def _players(text: str) -> int:

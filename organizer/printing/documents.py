@@ -30,10 +30,10 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ..services.translate import _
-from .fonts import BOLD, REGULAR, register_fonts, safe_text
-from .layout import INK, MARGIN, MUTED, PRODUCER, RULE, SHADE, fit_lines, paper_size, split_lines
-from .paged import PagedTable
+from organizer.core.translate import _
+from organizer.printing.fonts import BOLD, REGULAR, register_fonts, safe_text
+from organizer.printing.layout import INK, MARGIN, MUTED, PRODUCER, RULE, SHADE, fit_lines, paper_size, split_lines
+from organizer.printing.paged import PagedTable
 
 PageDrawer = Callable[[Canvas, float, float], None]
 

@@ -1,7 +1,7 @@
 """The bundled DejaVu Sans font, registered once with reportlab, and text made safe for it.
 
 reportlab's built-in Helvetica only knows Latin-1, so a name like "Łukasz" or "Σοφία" would print
-as black boxes. DejaVu Sans (static/fonts/, Bitstream Vera licence) covers Latin, Greek, Cyrillic
+as black boxes. DejaVu Sans (static/prints/fonts/, Bitstream Vera licence) covers Latin, Greek, Cyrillic
 and more; a character it lacks is replaced by a visible placeholder instead of a silent gap."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from .errors import PrintingError
+from organizer.printing.errors import PrintingError
 
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
@@ -22,8 +22,8 @@ BOLD = "DejaVuSans-Bold"
 #: wheel, else in the checkout's static/. The system copy is only a fallback for an installation
 #: made without the static files (Debian's fonts-dejavu-core has the same files).
 FONT_DIRS: tuple[Path, ...] = (
-    Path(__file__).resolve().parents[1] / "static" / "fonts",
-    Path(__file__).resolve().parents[2] / "static" / "fonts",
+    Path(__file__).resolve().parents[1] / "static" / "prints" / "fonts",
+    Path(__file__).resolve().parents[2] / "static" / "prints" / "fonts",
     Path("/usr/share/fonts/truetype/dejavu"),
 )
 

@@ -17,11 +17,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import SPECIES_COLOURS, Edition, edition_species
 from engine.errors import CardError
-
-from .data import Number
-from .errors import PrintingError
-from .fonts import BOLD, REGULAR, register_fonts, safe_text
-from .qr import qr_rows
+from organizer.printing.data import Number
+from organizer.printing.errors import PrintingError
+from organizer.printing.fonts import BOLD, REGULAR, register_fonts, safe_text
+from organizer.printing.qr import qr_rows
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}

@@ -8,12 +8,12 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
-from ..services.translate import N_, _, ngettext
-from .data import Number, Paper
-from .documents import HEADING, NOTE, SUBTITLE, TITLE, Story, build, long_list, para
-from .errors import PrintingError
-from .fonts import BOLD, safe_text
-from .layout import MARGIN, fit_lines, format_number, paper_size
+from organizer.core.translate import N_, _, ngettext
+from organizer.printing.data import Number, Paper
+from organizer.printing.documents import HEADING, NOTE, SUBTITLE, TITLE, Story, build, long_list, para
+from organizer.printing.errors import PrintingError
+from organizer.printing.fonts import BOLD, safe_text
+from organizer.printing.layout import MARGIN, fit_lines, format_number, paper_size
 
 LEAGUE_HEADER = ["#", "Player", "Points", "Events", "Counted", "Game pts", "Species"]
 HEADINGS = {"Player": N_("Player"), "Points": N_("Points"), "Events": N_("Events"), "Counted": N_("Counted"),

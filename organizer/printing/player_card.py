@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from reportlab.lib.units import mm
 
-from ..services.translate import _
-from .errors import PrintingError
-from .fonts import REGULAR, safe_text
-from .layout import INK, MARGIN, MUTED, RULE, check_url, draw_fitted, draw_name, draw_qr, new_canvas, paper_size
+from organizer.core.translate import _
+from organizer.printing.errors import PrintingError
+from organizer.printing.fonts import REGULAR, safe_text
+from organizer.printing.layout import INK, MARGIN, MUTED, RULE, check_url, draw_fitted, draw_name, draw_qr, new_canvas, paper_size
 
 CARDS_PER_PAGE = 4
 

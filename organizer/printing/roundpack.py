@@ -11,13 +11,12 @@ from reportlab.platypus import Flowable, Spacer, Table
 
 from engine.cards import Edition, edition_species, species_count
 from engine.errors import CardError
-
-from ..services.translate import _, ngettext
-from .data import RoundPackData, SeatInfo, TableInfo
-from .documents import NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para, skip_footer
-from .errors import PrintingError
-from .fonts import BOLD, REGULAR, safe_text
-from .layout import (
+from organizer.core.translate import _, ngettext
+from organizer.printing.data import RoundPackData, SeatInfo, TableInfo
+from organizer.printing.documents import NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para, skip_footer
+from organizer.printing.errors import PrintingError
+from organizer.printing.fonts import BOLD, REGULAR, safe_text
+from organizer.printing.layout import (
     INK,
     MUTED,
     RULE,
@@ -30,7 +29,7 @@ from .layout import (
     parse_edition,
     split_lines,
 )
-from .scorepad import ScorepadHeader, draw_scorepad_page
+from organizer.printing.scorepad import ScorepadHeader, draw_scorepad_page
 
 SLIP_COLUMNS = 2
 SLIP_ROWS = 4

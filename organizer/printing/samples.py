@@ -11,8 +11,7 @@ from fractions import Fraction
 from engine.arboretum import Arboretum
 from engine.cards import Card, Edition, edition_species, species_count
 from engine.paths import PathFinder
-
-from .data import (
+from organizer.printing.data import (
     EventReportData,
     ExplanationLine,
     PlacedCard,
@@ -219,10 +218,10 @@ def write_examples(folder: str, dpi: float = 90) -> list[str]:
 
     import pypdfium2 as pdfium  # test extra: only the docs need pictures
 
-    from .roundpack import round_pack
-    from .scorepad import blank_scorepad
-    from .scoresheet import score_sheet
-    from .standings import event_report, standings_pdf
+    from organizer.printing.roundpack import round_pack
+    from organizer.printing.scorepad import blank_scorepad
+    from organizer.printing.scoresheet import score_sheet
+    from organizer.printing.standings import event_report, standings_pdf
 
     pack = round_pack(sample_round_pack(tables=6, digital_every=2))
     sheet = score_sheet(sample_score_sheet())

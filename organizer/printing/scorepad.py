@@ -9,12 +9,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import Edition, edition_species, species_code
-
-from ..services.translate import _, species_name
-from .data import SeatInfo
-from .errors import PrintingError
-from .fonts import BOLD, REGULAR, safe_text
-from .layout import (
+from organizer.core.translate import _, species_name
+from organizer.printing.data import SeatInfo
+from organizer.printing.errors import PrintingError
+from organizer.printing.fonts import BOLD, REGULAR, safe_text
+from organizer.printing.layout import (
     INK,
     MARGIN,
     MUTED,

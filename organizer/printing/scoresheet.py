@@ -11,13 +11,25 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Spacer
 
 from engine.cards import Edition, edition_species, species_code
-
-from ..services.translate import _, ordinal, species_name
-from .data import ExplanationLine, PlayerSheet, ScoreSheetData, SheetSpecies
-from .documents import CELL, CELL_BOLD, CELL_HEAD, HEADING, NOTE, SUBTITLE, TITLE, Story, build, list_table, markup, para
-from .errors import PrintingError
-from .fonts import BOLD, REGULAR, safe_text
-from .layout import (
+from organizer.core.translate import _, ordinal, species_name
+from organizer.printing.data import ExplanationLine, PlayerSheet, ScoreSheetData, SheetSpecies
+from organizer.printing.documents import (
+    CELL,
+    CELL_BOLD,
+    CELL_HEAD,
+    HEADING,
+    NOTE,
+    SUBTITLE,
+    TITLE,
+    Story,
+    build,
+    list_table,
+    markup,
+    para,
+)
+from organizer.printing.errors import PrintingError
+from organizer.printing.fonts import BOLD, REGULAR, safe_text
+from organizer.printing.layout import (
     INK,
     MARGIN,
     MUTED,
@@ -32,7 +44,7 @@ from .layout import (
     swatch,
     text_on,
 )
-from .scorepad import rules_reminder, tie_break_text
+from organizer.printing.scorepad import rules_reminder, tie_break_text
 
 MAX_CARD = 21 * mm
 HAND_CARD = 10 * mm

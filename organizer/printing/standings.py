@@ -7,12 +7,12 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Spacer
 
-from ..services.translate import N_, _, ngettext
-from .data import EventReportData, ReportRound, StandingsData, StandingsLine
-from .documents import HEADING, NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para
-from .errors import PrintingError
-from .fonts import BOLD, REGULAR, safe_text
-from .layout import INK, MARGIN, fit_lines, format_number, paper_size, parse_edition
+from organizer.core.translate import N_, _, ngettext
+from organizer.printing.data import EventReportData, ReportRound, StandingsData, StandingsLine
+from organizer.printing.documents import HEADING, NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para
+from organizer.printing.errors import PrintingError
+from organizer.printing.fonts import BOLD, REGULAR, safe_text
+from organizer.printing.layout import INK, MARGIN, fit_lines, format_number, paper_size, parse_edition
 
 STANDING_HEADER = ["#", "Player", "Club", "Games", "TP", "Game pts", "Opp. TP", "Species"]
 #: The column headings as printed (STANDING_HEADER's names are the code's keys).

@@ -26,9 +26,9 @@ pytestmark = pytest.mark.browser
 def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, list[str], list[str]]]:
     folder = tmp_path_factory.mktemp("club-pages")
     url = demo_database(folder / "organizer.sqlite3")
-    from organizer.db import make_engine
-    from organizer.models import ClubPlayer, Player
-    from organizer.services import leagues, ratings, registry
+    from organizer.club import leagues, ratings, registry
+    from organizer.core.db import make_engine
+    from organizer.core.models import ClubPlayer, Player
 
     engine = make_engine(url)
     with Session(engine, expire_on_commit=False) as db:

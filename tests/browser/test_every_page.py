@@ -44,9 +44,10 @@ class Demo:
 def _prepare(path: Path) -> tuple[str, dict[str, str], list[str]]:
     """The demo event, with table 3 moved onto the players' devices and a solo practice game."""
     url = demo_database(path)
-    from organizer.db import make_engine
-    from organizer.models import Event, PracticeGame, Round, Seat
-    from organizer.services import live_tables, practice
+    from organizer.core.db import make_engine
+    from organizer.core.models import Event, PracticeGame, Round, Seat
+    from organizer.live import practice
+    from organizer.live import tables as live_tables
 
     engine = make_engine(url)
     with Session(engine, expire_on_commit=False) as db:
@@ -58,10 +59,10 @@ def _prepare(path: Path) -> tuple[str, dict[str, str], list[str]]:
         practice.create_game(db, practice.parse_setup({"mode": "solo", "edition": "2018", "name": "Rosa"}), seed=7)
         practice.create_game(db, practice.parse_setup({"mode": "standard", "players": "3", "edition": "2018",
                                                        "name": "Rosa"}), seed=8)
-        from organizer.models import Player
+        from organizer.core.models import Player
 
         player = db.exec(select(Player).where(Player.event_id == event.id)).first()
-        from organizer.models import GameTable
+        from organizer.core.models import GameTable
 
         # the seats of the table playing on the devices (a paper table's seat links answer 404)
         seats = db.exec(select(Seat).join(GameTable, GameTable.id == Seat.table_id)  # type: ignore[arg-type]

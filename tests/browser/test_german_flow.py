@@ -26,7 +26,7 @@ from tests.faults.harness import ServerProcess
 
 pytestmark = pytest.mark.browser
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "organizer" / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "organizer" / "core" / "translations"
 PASSWORD = "richtig Pferd Batterie"
 # German names and clubs, so no English word reaches the page from the data
 PLAYERS = ["Anna Bäcker", "Bernd Öztürk", "Carla Weiß", "Dieter Krämer", "Erika Lindner", "Fritz Vogel",

@@ -14,8 +14,8 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session
 
-from organizer.db import make_engine
-from organizer.services import accounts
+from organizer.accounts import service as accounts
+from organizer.core.db import make_engine
 from tests.browser.conftest import PHONE, no_js_errors, shot
 from tests.browser.test_every_page import AXE, AXE_RUN, BROKEN_WORDS, SMALL_TARGETS
 from tests.faults.harness import ServerProcess

@@ -29,9 +29,10 @@ NAMES = ["Ada Moss", "Bram Oakley", "Cleo Birch", "Dev Patel", "Esme Rowan", "Fi
 
 
 def prepare(database_url: str) -> int:
-    from organizer.db import make_engine, upgrade_database
-    from organizer.models import Player
-    from organizer.services import accounts, events
+    from organizer.accounts import service as accounts
+    from organizer.core.db import make_engine, upgrade_database
+    from organizer.core.models import Player
+    from organizer.events import service as events
 
     engine = make_engine(database_url)
     upgrade_database(engine)
@@ -51,9 +52,9 @@ def prepare(database_url: str) -> int:
 
 
 def seat_round(database_url: str, event_id: int) -> None:
-    from organizer.db import make_engine
-    from organizer.models import Event
-    from organizer.services import rounds
+    from organizer.core.db import make_engine
+    from organizer.core.models import Event
+    from organizer.rounds import service as rounds
 
     engine = make_engine(database_url)
     with Session(engine, expire_on_commit=False) as db:
@@ -66,8 +67,8 @@ def seat_round(database_url: str, event_id: int) -> None:
 
 def secrets(database_url: str) -> dict[str, list[str]]:
     """Everything no public page may show: e-mail addresses, player and seat tokens."""
-    from organizer.db import make_engine
-    from organizer.models import Player, Seat
+    from organizer.core.db import make_engine
+    from organizer.core.models import Player, Seat
 
     engine = make_engine(database_url)
     with Session(engine) as db:
@@ -119,8 +120,8 @@ def test_eight_phones(new_device: Any, tmp_path: Path) -> None:
         assert re.search(r"/e/[\w-]{16}$", public_url)
         shot(organizer, "players-side-overview")
 
-        from organizer.db import make_engine
-        from organizer.models import Player
+        from organizer.core.db import make_engine
+        from organizer.core.models import Player
 
         engine = make_engine(database_url)
         with Session(engine) as db:
@@ -166,7 +167,7 @@ def test_eight_phones(new_device: Any, tmp_path: Path) -> None:
         second = phones[tables[2][0]]
         form = second.locator("form").filter(has_text="Scoring assistant")
         form.locator("summary").click()  # each way of entering a result folds away; the first is open
-        from organizer.models import GameTable
+        from organizer.core.models import GameTable
 
         engine = make_engine(database_url)
         with Session(engine) as db:

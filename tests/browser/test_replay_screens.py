@@ -14,7 +14,7 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (
 from playwright.sync_api import expect
 from sqlmodel import Session
 
-from organizer.db import make_engine, upgrade_database
+from organizer.core.db import make_engine, upgrade_database
 from tests.browser.conftest import PHONE, TABLET, no_js_errors, shot
 from tests.faults.harness import ServerProcess
 from tests.organizer.practice_games import finished_practice

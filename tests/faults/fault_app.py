@@ -26,7 +26,7 @@ from flask import Flask, g, has_request_context, request
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-import organizer.db
+import organizer.core.db
 from organizer import create_app as create_real_app
 
 
@@ -46,7 +46,7 @@ def _pause_hook(kind: str, nth: int, pattern: re.Pattern[str], marker: Path) -> 
 def create_app() -> Flask:
     timeout = os.environ.get("FAULT_SQLITE_TIMEOUT")
     max_pages = os.environ.get("FAULT_MAX_PAGE_COUNT")
-    real_make_engine = organizer.db.make_engine
+    real_make_engine = organizer.core.db.make_engine
 
     def make_engine(url: str) -> Any:
         engine = real_make_engine(url)
@@ -59,7 +59,7 @@ def create_app() -> Flask:
                     connection.execute(f"PRAGMA max_page_count = {int(max_pages)}")
         return engine
 
-    organizer.db.make_engine = make_engine  # type: ignore[assignment]
+    organizer.core.db.make_engine = make_engine  # type: ignore[assignment]
     app = create_real_app()
 
     pause_at = os.environ.get("FAULT_PAUSE_AT")

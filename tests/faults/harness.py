@@ -189,9 +189,9 @@ def demo_database(path: Path, cheap_hash: bool = True) -> str:
     tests nothing (the server checks whatever method the stored hash names)."""
     from sqlmodel import Session
 
-    from organizer.db import make_engine, upgrade_database
-    from organizer.services import accounts
-    from organizer.services.demo import ensure_demo
+    from organizer.accounts import service as accounts
+    from organizer.core.db import make_engine, upgrade_database
+    from organizer.demo import ensure_demo
 
     url = f"sqlite:///{path}"
     engine = make_engine(url)

@@ -13,10 +13,11 @@ from typing import Any
 from sqlmodel import Session, select
 
 from engine import State
-from organizer.db import make_engine, upgrade_database
-from organizer.models import GameTable, Round
-from organizer.services import live_log, live_tables
-from organizer.services import rounds as round_service
+from organizer.core.db import make_engine, upgrade_database
+from organizer.core.models import GameTable, Round
+from organizer.live import log as live_log
+from organizer.live import tables as live_tables
+from organizer.rounds import service as round_service
 from tests.faults.harness import Client, Reply
 from tests.organizer.test_live_support import cards_mentioned, form_of, hidden_from, live_round
 
@@ -89,8 +90,8 @@ def stored_log(table: LiveTable) -> list[Any]:
 
 def practice_state(database: Path, token: str) -> State:
     """A practice game's state from the database file alone."""
-    from organizer.models import PracticeGame
-    from organizer.services import practice
+    from organizer.core.models import PracticeGame
+    from organizer.live import practice
 
     engine = make_engine(f"sqlite:///{database}")
     try:

@@ -43,11 +43,11 @@ def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     demo_database(path)
     from sqlmodel import Session, select
 
-    from organizer.db import make_engine
-    from organizer.models import Event, Round
-    from organizer.services import live_tables as live
-    from organizer.services import practice
-    from organizer.services import rounds as round_service
+    from organizer.core.db import make_engine
+    from organizer.core.models import Event, Round
+    from organizer.live import practice
+    from organizer.live import tables as live
+    from organizer.rounds import service as round_service
 
     engine = make_engine(f"sqlite:///{path}")
     with Session(engine, expire_on_commit=False) as db:

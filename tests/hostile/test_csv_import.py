@@ -8,8 +8,8 @@ import io
 from hypothesis import given
 from hypothesis import strategies as st
 
-from organizer.services.errors import InputError
-from organizer.services.players import decode_upload, parse_player_csv
+from organizer.core.errors import InputError
+from organizer.players.service import decode_upload, parse_player_csv
 from tests.hostile.budget import budget
 from tests.hostile.conftest import DemoApp
 from tests.hostile.strategies import nasty_text

@@ -20,7 +20,7 @@ from jinja2 import Environment
 from jinja2.ext import i18n
 
 ROOT = Path(__file__).resolve().parents[2]
-TRANSLATIONS = ROOT / "organizer" / "translations"
+TRANSLATIONS = ROOT / "organizer" / "core" / "translations"
 LANGUAGES = ("de", "fr", "es", "nl")
 #: While the templates are being moved onto gettext (issue 14, in progress), the catalogs cannot be
 #: complete; this list shrinks to nothing, and the catalog checks then hold for good.

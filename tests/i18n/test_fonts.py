@@ -10,7 +10,7 @@ from babel.messages.pofile import read_po
 
 from organizer.printing.fonts import covers
 
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "organizer" / "translations"
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "organizer" / "core" / "translations"
 
 
 @pytest.mark.parametrize("language", ["de", "fr", "es", "nl"])

@@ -19,10 +19,10 @@ from sqlalchemy import Engine, text
 from sqlmodel import Session, SQLModel
 
 from organizer import create_app
-from organizer.db import make_engine, normalise_url, upgrade_database
-from organizer.models import Event
-from organizer.services import accounts
-from organizer.services import events as event_service
+from organizer.accounts import service as accounts
+from organizer.core.db import make_engine, normalise_url, upgrade_database
+from organizer.core.models import Event
+from organizer.events import service as event_service
 
 PASSWORD = "correct horse"
 _BACKENDS = [pytest.param("sqlite", id="sqlite")]
@@ -152,7 +152,7 @@ def cheap_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def add_players(session: Session, event: Event, count: int, checked_in: bool = True) -> list[Any]:
-    from organizer.models import Player
+    from organizer.core.models import Player
 
     assert event.id is not None
     players = [Player(event_id=event.id, name=f"Player {i:02d}", name_key=f"player {i:02d}", checked_in=checked_in)

@@ -7,8 +7,8 @@ import random
 
 from sqlmodel import Session
 
-from organizer.models import PracticeGame
-from organizer.services import practice as service
+from organizer.core.models import PracticeGame
+from organizer.live import practice as service
 
 
 def finished_practice(db: Session, mode: str, players: int = 1, bots: tuple[str, ...] = (), name: str = "Robin",

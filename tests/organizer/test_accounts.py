@@ -8,8 +8,8 @@ import re
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import AccountLink, Organizer, Role
-from organizer.services import accounts
+from organizer.accounts import service as accounts
+from organizer.core.models import AccountLink, Organizer, Role
 
 from .conftest import HX, PASSWORD, error_beside, sign_in
 

@@ -10,9 +10,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from organizer import PROJECT_ROOT, create_app, permissions
-from organizer.db import normalise_url
-from organizer.pages import render_page
+from organizer import PROJECT_ROOT, create_app
+from organizer.core import permissions
+from organizer.core.db import normalise_url
+from organizer.core.pages import render_page
 
 from .conftest import HX, PASSWORD, make_app
 
@@ -125,23 +126,23 @@ def test_csrf_is_enforced_on_every_form(database_url: str, tmp_path: Path) -> No
 
 def test_page_helper_returns_the_fragment_for_htmx(app: Flask) -> None:
     with app.test_request_context("/", headers=HX):
-        body, status = render_page("events/index.html", "event_list.html", events=[])
+        body, status = render_page("events/index.html", "events/event_list.html", events=[])
         assert status == 200 and body.lstrip().startswith('<div id="event-list">')
     with app.test_request_context("/"):
-        body, _ = render_page("events/index.html", "event_list.html", events=[])
+        body, _ = render_page("events/index.html", "events/event_list.html", events=[])
         assert body.lstrip().startswith("<!doctype html>") and 'id="event-list"' in body
 
 
 def test_htmx_is_vendored_with_its_version_noted(client: FlaskClient, organizer_account: object) -> None:
-    vendor = PROJECT_ROOT / "static" / "vendor"
+    vendor = PROJECT_ROOT / "static" / "core" / "vendor"
     scripts = list(vendor.glob("htmx-*.min.js"))
     assert len(scripts) == 1
     version = re.match(r"htmx-(.+)\.min\.js", scripts[0].name)
     assert version and version.group(1) in (vendor / "README.md").read_text()
     page = client.get("/sign-in").text
-    assert f"/static/vendor/{scripts[0].name}" in page
+    assert f"/static/core/vendor/{scripts[0].name}" in page
     assert "https://" not in page  # no CDN
-    assert client.get(f"/static/vendor/{scripts[0].name}").status_code == 200
+    assert client.get(f"/static/core/vendor/{scripts[0].name}").status_code == 200
 
 
 def test_env_database_url_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -155,7 +156,7 @@ def test_env_database_url_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_sqlite_write_ahead_log_is_opt_in(tmp_path: Path) -> None:
     from sqlalchemy import text
 
-    from organizer.db import enable_sqlite_wal, make_engine
+    from organizer.core.db import enable_sqlite_wal, make_engine
 
     plain = make_engine(f"sqlite:///{tmp_path / 'plain.sqlite3'}")
     wal = make_engine(f"sqlite:///{tmp_path / 'wal.sqlite3'}")

@@ -9,8 +9,8 @@ from typing import Any
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, Result, Round
-from organizer.services import rounds as round_service
+from organizer.core.models import Event, Result, Round
+from organizer.rounds import service as round_service
 
 from .conftest import HX, add_players, create_event, error_beside
 
@@ -119,7 +119,7 @@ def test_bad_uploads(signed_in: FlaskClient, session: Session) -> None:
 
 def test_typed_cards_may_name_species_in_the_readers_language_or_by_code() -> None:
     """A German player types "Eiche 3" or "Ok 3" for Oak 3 (issue 14): the engine gets its own names."""
-    from organizer.services.translate import species_from_text
+    from organizer.core.translate import species_from_text
 
     table = ["Oak", "Willow", "Royal Poinciana"]
     assert species_from_text("ok", table) == "Oak"

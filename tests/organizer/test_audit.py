@@ -12,8 +12,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Event, GameTable, Round, RoundStatus
-from organizer.services import audit as audit_service
+from organizer.core.models import AuditEntry, Event, GameTable, Round, RoundStatus
+from organizer.events import audit as audit_service
 from tests.organizer.conftest import HX
 
 
@@ -109,7 +109,7 @@ def test_page_links_keep_the_filters_and_htmx_gets_the_fragment(signed_in: Flask
 def test_entries_read_as_sentences_with_names_table_numbers_and_local_times(signed_in: FlaskClient, session: Session,
                                                                            event: Event) -> None:
     """Issue 13: no JSON, no player ids, the table as the pages number it, the event's own clock."""
-    from organizer.services import rounds as round_service
+    from organizer.rounds import service as round_service
     from tests.organizer.conftest import add_players
 
     event.time_zone = "Europe/Berlin"

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 from werkzeug.security import generate_password_hash
 
-from organizer.models import AccountSession, Organizer, Role
-from organizer.services import accounts
+from organizer.accounts import service as accounts
+from organizer.core.models import AccountSession, Organizer, Role
 
 from .conftest import HX, PASSWORD, error_beside, sign_in
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from organizer.models import Seat
-from organizer.services import event_standings, results, rounds
+from organizer.core.models import Seat
+from organizer.rounds import results
+from organizer.rounds import service as rounds
+from organizer.scoring import event_standings
 
 from .conftest import add_players, create_event
 

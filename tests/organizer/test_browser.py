@@ -15,7 +15,7 @@ import pytest
 from sqlmodel import Session, select
 from werkzeug.serving import make_server
 
-from organizer.models import Player, Result
+from organizer.core.models import Player, Result
 
 from .conftest import make_app
 

@@ -15,10 +15,13 @@ import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, func, select
 
-from organizer.db import make_engine
-from organizer.models import ClubPlayer, Event, Season
-from organizer.services import club_exchange, event_import, exchange, leagues, ratings, registry
-from organizer.services.errors import InputError
+from organizer.club import exchange as club_exchange
+from organizer.club import leagues, ratings, registry
+from organizer.core.db import make_engine
+from organizer.core.errors import InputError
+from organizer.core.models import ClubPlayer, Event, Season
+from organizer.exchange import event_import
+from organizer.exchange import export as exchange
 
 from .test_ratings import play_event
 

@@ -9,9 +9,9 @@ from datetime import date
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import ClubPlayer, Event, Player
-from organizer.services import players as player_service
-from organizer.services import ratings
+from organizer.club import ratings
+from organizer.core.models import ClubPlayer, Event, Player
+from organizer.players import service as player_service
 
 from .test_ratings import play_event
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from sqlmodel import Session, func, select
 
-from organizer.models import Event, Organizer, Player, Result, Round
+from organizer.core.models import Event, Organizer, Player, Result, Round
 
 
 def test_demo_is_complete_and_idempotent(app: Flask, session: Session) -> None:

@@ -8,8 +8,8 @@ from itertools import combinations
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, Player, Round
-from organizer.services import rounds as round_service
+from organizer.core.models import Event, Player, Round
+from organizer.rounds import service as round_service
 
 from .conftest import HX, add_players, create_event
 
@@ -143,7 +143,7 @@ def test_standings_follow_every_change_of_results_and_players(signed_in: FlaskCl
                                                               event: Event) -> None:
     """The rows are computed once per state of the results (a cache): a correction (as many
     results as before) and a late player show at once."""
-    from organizer.services.event_standings import standings_for
+    from organizer.scoring.event_standings import standings_for
 
     players = add_players(session, event, 4)
     signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "1"})

@@ -7,7 +7,7 @@ from datetime import date
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Event, Round
+from organizer.core.models import AuditEntry, Event, Round
 
 from .conftest import HX, error_beside, event_form
 
@@ -136,10 +136,10 @@ def test_unknown_event_is_404(signed_in: FlaskClient) -> None:
 
 def test_language_and_time_zone_are_event_settings(signed_in: FlaskClient, session: Session) -> None:
     """Issue 13/14: the room's language and the event's clock; a new event offers the browser's
-    zone (filled in by static/time_zone.js), an existing one keeps its own."""
+    zone (filled in by static/events/time_zone.js), an existing one keeps its own."""
     new = signed_in.get("/events/new").text
     assert 'name="time_zone"' in new and "data-browser-zone" in new and 'value=""' in new.split('name="time_zone"')[1][:200]
-    assert '<option value="Europe/Berlin">' in new and 'src="/static/time_zone.js"' in new
+    assert '<option value="Europe/Berlin">' in new and 'src="/static/events/time_zone.js"' in new
     assert 'value="de" lang="de"' in new
     response = signed_in.post("/events/new", data=event_form(language="fr", time_zone="America/Montreal"))
     assert response.status_code == 302

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, Seat
+from organizer.core.models import Event, Seat
 
 
 def demo(app: Flask, session: Session) -> tuple[FlaskClient, Event]:

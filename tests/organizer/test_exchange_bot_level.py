@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 from werkzeug.test import TestResponse
 
-from organizer.models import Event, GameTable, Round, Seat
+from organizer.core.models import Event, GameTable, Round, Seat
 
 from .test_exchange import demo
 

@@ -18,9 +18,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, Player, Round
-from organizer.services import live_tables
-from organizer.services import rounds as round_service
+from organizer.core.models import Event, Player, Round
+from organizer.live import tables as live_tables
+from organizer.rounds import service as round_service
 
 from .test_exchange import _changed, demo
 
@@ -170,7 +170,7 @@ def test_exports_are_never_cached(app: Flask, session: Session) -> None:
     case = {"rules": "standard-2018", "players": []}
     addresses = [f"/events/{event.id}/export.json", f"/events/{event.id}/export.zip"]
     # a table whose result came from a score case has a case.json
-    from organizer.models import Result
+    from organizer.core.models import Result
     result = session.exec(select(Result)).first()
     assert result is not None
     result.score_case = case

@@ -6,8 +6,9 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
-from organizer.models import Role
-from organizer.services import accounts, staff
+from organizer.accounts import service as accounts
+from organizer.core import staff
+from organizer.core.models import Role
 
 from .conftest import PASSWORD, create_event, sign_in
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from organizer.i18n import LANGUAGE_COOKIE
+from organizer.core.i18n import LANGUAGE_COOKIE
 
 
 def _lang(client: FlaskClient, path: str = "/practice", **headers: str) -> str:

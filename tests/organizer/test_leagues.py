@@ -11,10 +11,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
-from organizer.models import ClubPlayer, GameTable, LeagueTally, Player, Result, ResultStatus, Round, Season, utcnow
-from organizer.services import leagues
-from organizer.services.errors import InputError
-from organizer.services.leagues import EventScore
+from organizer.club import leagues
+from organizer.club.leagues import EventScore
+from organizer.core.errors import InputError
+from organizer.core.models import ClubPlayer, GameTable, LeagueTally, Player, Result, ResultStatus, Round, Season, utcnow
 
 from .test_ratings import play_event
 
@@ -139,7 +139,7 @@ def test_league_page_shows_one_page_and_finds_by_name(session: Session) -> None:
 
 
 def test_a_ranked_league_is_kept_only_while_nothing_it_reads_changed(session: Session) -> None:
-    from organizer.services import registry
+    from organizer.club import registry
 
     play_event(session, "Jan", date(2026, 1, 10), [[[("Ann", 50, 5), ("Cy", 40, 4)]]])
     play_event(session, "Feb", date(2026, 2, 10), [[[("Ann", 20, 5), ("Cyril", 40, 4)]]])
@@ -195,8 +195,8 @@ def league_rows(client: FlaskClient, season_id: int) -> list[tuple[str, str, str
 
 def test_a_result_corrected_after_its_round_closed_shows_in_the_league_and_its_figures_stay_stored(
         signed_in: FlaskClient, session: Session) -> None:
-    from organizer.services import players as player_service
-    from organizer.services import rounds
+    from organizer.players import service as player_service
+    from organizer.rounds import service as rounds
 
     from .conftest import create_event
     from .test_results import totals_form
@@ -260,7 +260,7 @@ def test_results_of_a_round_in_play_leave_the_stored_figures_to_its_closing(
     """Entries and corrections while a round is played do not store the league figures at each
     request (a round of a big event has thousands): the league scores the event from its
     results until the round closes, and the closing stores them."""
-    from organizer.services import rounds
+    from organizer.rounds import service as rounds
 
     from .conftest import add_players
     from .test_results import totals_form

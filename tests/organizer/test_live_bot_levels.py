@@ -15,8 +15,9 @@ from sqlmodel import Session, select
 
 from engine import bots
 from engine.bots import StrongBot
-from organizer.models import AuditEntry, Result, Seat
-from organizer.services import accounts, live_log
+from organizer.accounts import service as accounts
+from organizer.core.models import AuditEntry, Result, Seat
+from organizer.live import log as live_log
 
 from .conftest import HX, PASSWORD, sign_in
 from .test_live_support import (
@@ -143,7 +144,7 @@ def test_a_table_of_bots_alone_is_played_by_the_overview_s_tick(sqlite_app: Flas
 
 def test_seating_a_bot_keeps_the_overview_s_page(sqlite_app: Flask, sqlite_session: Session,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from organizer.services import live_overview
+    from organizer.live import overview as live_overview
 
     monkeypatch.setattr(live_overview, "PER_PAGE", 1)
     event, _, _views = live_round(sqlite_session, 4, "standard", table_size=2)
@@ -159,9 +160,9 @@ def test_publishing_leaves_a_strong_bot_s_moves_owed_once_its_time_is_up(sqlite_
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from datetime import date
 
-    from organizer.services import events as event_service
-    from organizer.services import live_tables
-    from organizer.services import rounds as round_service
+    from organizer.events import service as event_service
+    from organizer.live import tables as live_tables
+    from organizer.rounds import service as round_service
 
     from .conftest import add_players
 

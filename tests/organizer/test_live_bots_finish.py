@@ -20,8 +20,9 @@ from sqlmodel import Session
 
 from engine import bots
 from engine.bots import StrongBot
-from organizer.models import Result
-from organizer.services import accounts, live_log
+from organizer.accounts import service as accounts
+from organizer.core.models import Result
+from organizer.live import log as live_log
 
 from .conftest import HX, PASSWORD, sign_in
 from .test_live_support import (

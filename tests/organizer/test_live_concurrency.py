@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask
 from sqlmodel import Session
 
-from organizer.services import live_seats
+from organizer.live import seats as live_seats
 
 from .conftest import make_app
 from .test_live_support import (

@@ -9,10 +9,10 @@ import pytest
 from flask import Flask
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Result
-from organizer.services import accounts
-from organizer.services import rounds as round_service
-from organizer.services.event_standings import standings_for
+from organizer.accounts import service as accounts
+from organizer.core.models import AuditEntry, Result
+from organizer.rounds import service as round_service
+from organizer.scoring.event_standings import standings_for
 
 from .conftest import PASSWORD, sign_in
 from .test_live_support import fast_sqlite, live_round, play_whole_game, sqlite_app, sqlite_session  # noqa: F401

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from sqlmodel import Session
 
 from engine import Phase, Progress
-from organizer.models import Event
-from organizer.services import live_overview
+from organizer.core.models import Event
+from organizer.live import overview as live_overview
 
 from .conftest import add_players
 

@@ -10,8 +10,9 @@ import time
 from flask import Flask
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, GameTable, Result, Seat
-from organizer.services import accounts, live_seats
+from organizer.accounts import service as accounts
+from organizer.core.models import AuditEntry, GameTable, Result, Seat
+from organizer.live import seats as live_seats
 
 from .conftest import HX, PASSWORD, sign_in
 from .test_live_support import (
@@ -287,7 +288,7 @@ def test_qr_code_scans_back_to_the_seat_link() -> None:
             if dark:
                 image.paste(0, ((x + quiet) * scale, (y + quiet) * scale, (x + quiet + 1) * scale, (y + quiet + 1) * scale))
     assert [r.text for r in zxingcpp.read_barcodes(image)] == [url]
-    from organizer.live_pages import qr_svg
+    from organizer.accounts.qr import qr_svg
 
     svg = str(qr_svg(url))
     assert svg.startswith('<svg class="qr"') and url in svg
@@ -337,8 +338,8 @@ def test_publishing_deals_the_tables_and_a_due_bot_moves_on_the_pages_tick(sqlit
     the seat page, which changes nothing, and is played by the tick POST the page sends."""
     from datetime import date
 
-    from organizer.services import events as event_service
-    from organizer.services import rounds as round_service
+    from organizer.events import service as event_service
+    from organizer.rounds import service as round_service
 
     from .conftest import add_players
 

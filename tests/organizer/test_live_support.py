@@ -19,10 +19,11 @@ from sqlmodel import Session
 
 from engine import Discard, Draw, Edition, Give, Pick, Play, State, edition_species
 from engine.actions import Action
-from organizer.models import Event, GameTable, Round
-from organizer.services import events as event_service
-from organizer.services import live_log, live_tables
-from organizer.services import rounds as round_service
+from organizer.core.models import Event, GameTable, Round
+from organizer.events import service as event_service
+from organizer.live import log as live_log
+from organizer.live import tables as live_tables
+from organizer.rounds import service as round_service
 from tests.engine.helpers import seen_face_up
 
 from .conftest import HX, add_players, make_app

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine import Game, State
 from engine.bots import make_bot
-from organizer.services.live_view import build_screen, recent_moves
+from organizer.live.view import build_screen, recent_moves
 
 from .test_live_support import hidden_from
 

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from sqlmodel import Session
 
-from organizer.services import mail
+from organizer.core import mail
 
 from .conftest import add_players, create_event, make_app, sign_in
 
@@ -63,7 +63,7 @@ def test_settings_come_from_the_config() -> None:
 
 
 def test_organizer_sends_a_player_their_link(mail_app: Flask, smtp_server: tuple[Inbox, int]) -> None:
-    from organizer.services import accounts
+    from organizer.accounts import service as accounts
 
     inbox, _ = smtp_server
     with Session(mail_app.extensions["db_engine"], expire_on_commit=False) as session:
@@ -93,7 +93,7 @@ def test_organizer_sends_a_player_their_link(mail_app: Flask, smtp_server: tuple
 
 def test_an_unreachable_server_is_said_in_words(mail_app: Flask) -> None:
     settings = mail.MailSettings("127.0.0.1", free_port(), security="none", sender="a@example.org", timeout=2)
-    from organizer.services.errors import InputError
+    from organizer.core.errors import InputError
 
     with pytest.raises(InputError, match="nothing was sent"):
         mail.send_player_link(settings, "Ann", "ann@example.org", "Spring Open", "http://x/p/abc")

@@ -10,8 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, Organizer, Player, Result
-from organizer.services import text
+from organizer.core import text
+from organizer.core.models import Event, Organizer, Player, Result
 
 from .conftest import HX, PASSWORD, error_beside
 from .test_results import published_table, totals_form, url

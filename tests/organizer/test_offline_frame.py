@@ -10,8 +10,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from organizer.models import Event
-from organizer.offline import SCRIPT_PLURALS, SCRIPT_STRINGS
+from organizer.core.models import Event
+from organizer.offline.views import SCRIPT_PLURALS, SCRIPT_STRINGS
 
 
 def _menu(html: str) -> str:

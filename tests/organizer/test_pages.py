@@ -7,7 +7,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event
+from organizer.core.models import Event
 
 from .conftest import HX
 

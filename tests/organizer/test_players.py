@@ -8,8 +8,8 @@ import io
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, GameTable, Player, Round, Seat
-from organizer.services import players as service
+from organizer.core.models import Event, GameTable, Player, Round, Seat
+from organizer.players import service
 
 from .conftest import HX, error_beside
 

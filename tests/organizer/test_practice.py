@@ -16,9 +16,9 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, col, select
 
 from engine import Pick, parse_action
-from organizer.models import PracticeGame, RateWindow, utcnow
-from organizer.services import live_log
-from organizer.services import practice as service
+from organizer.core.models import PracticeGame, RateWindow, utcnow
+from organizer.live import log as live_log
+from organizer.live import practice as service
 
 from .conftest import HX, error_beside
 from .test_live_support import NONCE, STAMP, assert_hides, form_of, sqlite_app, sqlite_session  # noqa: F401

@@ -21,8 +21,8 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session
 from werkzeug.test import TestResponse
 
-from organizer.models import PracticeGame, RateWindow
-from organizer.security import security_headers
+from organizer.core.models import PracticeGame, RateWindow
+from organizer.core.security import security_headers
 from tests.faults.harness import Client, ServerProcess
 
 from .conftest import make_app
@@ -265,8 +265,8 @@ def test_a_refusal_never_asks_for_more_than_the_window(limited: Flask) -> None:
     """A request that read the clock just before another started the window (two at the same
     instant, as the test across workers sends them) sees the window's end a little more than a
     window away: it is told to wait the window at most, never 601 seconds of a 600 s window."""
-    from organizer.models import utcnow
-    from organizer.services import rate_windows
+    from organizer.core import rate_windows
+    from organizer.core.models import utcnow
 
     with Session(limited.extensions["db_engine"]) as db:
         started = utcnow()

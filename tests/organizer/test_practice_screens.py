@@ -12,9 +12,9 @@ from flask import Flask
 from sqlmodel import Session
 
 from engine import Game
-from organizer.models import PracticeGame
-from organizer.services import live_log
-from organizer.services import practice as service
+from organizer.core.models import PracticeGame
+from organizer.live import log as live_log
+from organizer.live import practice as service
 
 from .practice_games import finished_practice
 from .test_live_support import sqlite_app, sqlite_session  # noqa: F401

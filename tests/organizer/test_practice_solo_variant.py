@@ -11,7 +11,7 @@ import re
 from flask import Flask
 from sqlmodel import Session, select
 
-from organizer.models import PracticeGame
+from organizer.core.models import PracticeGame
 
 from .conftest import HX, error_beside
 from .test_live_support import NONCE, STAMP, form_of, sqlite_app, sqlite_session  # noqa: F401

@@ -9,9 +9,9 @@ import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
+from organizer.club import leagues
 from organizer.printing import PrintingError
 from organizer.printing.league import LeagueData, LeagueLine, league_pdf
-from organizer.services import leagues
 
 from .test_printing_support import is_pdf, pages_text
 from .test_ratings import play_event

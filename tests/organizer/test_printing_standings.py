@@ -7,14 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from organizer.printing import (
-    EventReportData,
-    PrintingError,
-    StandingsData,
-    StandingsLine,
-    event_report,
-    standings_pdf,
-)
+from organizer.printing import EventReportData, PrintingError, StandingsData, StandingsLine, event_report, standings_pdf
 from organizer.printing.layout import format_number
 from organizer.printing.samples import sample_event_report, sample_standings
 

@@ -17,9 +17,12 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from engine.case import ScoreCase, parse_case
-from organizer.models import Event, GameTable, Player, Round, Seat
-from organizer.prints import slug
-from organizer.services import assistant, demo, prints, results, rounds
+from organizer import demo
+from organizer.core.models import Event, GameTable, Player, Round, Seat
+from organizer.prints import service as prints
+from organizer.prints.views import slug
+from organizer.rounds import assistant, results
+from organizer.rounds import service as rounds
 
 from .conftest import create_event
 from .test_printing_support import A4_POINTS, LETTER_POINTS, all_text, is_pdf, page_sizes, pages_text, qr_codes
@@ -498,7 +501,7 @@ def test_printed_matter_speaks_the_events_language_whatever_the_device_says(sign
     from .conftest import add_players
     from .test_printing_support import all_text
 
-    catalogs = Path(__file__).resolve().parents[2] / "organizer" / "translations"
+    catalogs = Path(__file__).resolve().parents[2] / "organizer" / "core" / "translations"
     french = Translations.load(str(catalogs), ["fr"]).gettext
     german = Translations.load(str(catalogs), ["de"]).gettext
     event.language = "fr"

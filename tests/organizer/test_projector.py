@@ -9,9 +9,9 @@ import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
-from organizer.models import Event, utcnow
-from organizer.services import projector
-from organizer.services.projector import projector_screen
+from organizer.core.models import Event, utcnow
+from organizer.standings import projector
+from organizer.standings.projector import projector_screen
 
 from .conftest import add_players
 

@@ -10,8 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Event, Player, Round, Seat
-from organizer.services import rounds as round_service
+from organizer.core.models import AuditEntry, Event, Player, Round, Seat
+from organizer.rounds import service as round_service
 
 from .conftest import HX, add_players, create_event
 

@@ -15,8 +15,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
-from organizer.models import Event
-from organizer.services import public as public_service
+from organizer.core.models import Event
+from organizer.public import service as public_service
 
 from .conftest import HX, add_players, create_event, make_app
 from .test_public import assert_no_secrets, seated_event, secrets_of, set_players_side
@@ -89,7 +89,7 @@ def test_a_players_report_shows_on_the_next_refresh(app: Flask, signed_in: Flask
     # the view's 299 was not asked: the middleware left the changed poll to Flask, whose view it is
     assert changed.status_code == 299
     del app.view_functions["public.event_changed"]
-    from organizer import public as public_views
+    from organizer.public import views as public_views
 
     app.view_functions["public.event_changed"] = public_views.event_changed
     changed = phone.get(f"/e/{event.public_code}/changed?since={since}", headers=HX)
@@ -107,8 +107,8 @@ def test_a_players_report_shows_on_the_next_refresh(app: Flask, signed_in: Flask
 def enter_and_confirm(signed_in: FlaskClient, session: Session, event: Event, number: int, points: list[int]) -> None:
     from sqlmodel import select
 
-    from organizer.models import Round
-    from organizer.services import rounds as round_service
+    from organizer.core.models import Round
+    from organizer.rounds import service as round_service
 
     rnd = session.exec(select(Round).where(Round.event_id == event.id)).one()
     assert rnd.id is not None
@@ -167,7 +167,7 @@ def test_a_nul_in_the_search_is_refused_as_flask_refuses_it(app: Flask, signed_i
 
 
 def test_one_process_renders_a_change_the_others_read_it(tmp_path: Path) -> None:
-    from organizer.fragment_cache import SharedFragments
+    from organizer.core.fragment_cache import SharedFragments
 
     rendered: list[str] = []
 
@@ -187,7 +187,7 @@ def test_one_process_renders_a_change_the_others_read_it(tmp_path: Path) -> None
 
 
 def test_without_a_writable_instance_folder_each_process_renders(tmp_path: Path) -> None:
-    from organizer.fragment_cache import SharedFragments
+    from organizer.core.fragment_cache import SharedFragments
 
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")

@@ -13,9 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
-from organizer.models import Event, Player
-from organizer.services import players as player_service
-from organizer.services import translate
+from organizer.core import translate
+from organizer.core.models import Event, Player
+from organizer.players import service as player_service
 
 from .conftest import HX
 from .test_public import seated_event
@@ -78,7 +78,7 @@ def test_a_dropped_player_reads_it_first_in_words(app: Flask, signed_in: FlaskCl
 
 def test_the_link_mail_is_written_in_the_events_language(app: Flask, signed_in: FlaskClient, session: Session,
                                                           event: Event, monkeypatch: pytest.MonkeyPatch) -> None:
-    from organizer.services import mail
+    from organizer.core import mail
 
     players = seated_event(signed_in, session, event, players=4)
     me = players[0]

@@ -9,10 +9,10 @@ import pytest
 from openskill.models import PlackettLuce
 from sqlmodel import Session, select
 
-from organizer.models import Event, GameTable, Player, RatingPoint, Result, ResultStatus, Round, RoundStatus
-from organizer.models import Seat as SeatRow  # the module's Seat is a seat's figures
-from organizer.services import players as player_service
-from organizer.services import ratings
+from organizer.club import ratings
+from organizer.core.models import Event, GameTable, Player, RatingPoint, Result, ResultStatus, Round, RoundStatus
+from organizer.core.models import Seat as SeatRow  # the module's Seat is a seat's figures
+from organizer.players import service as player_service
 
 from .conftest import create_event
 

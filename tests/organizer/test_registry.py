@@ -10,11 +10,11 @@ import pytest
 from sqlalchemy import text as sql
 from sqlmodel import Session, select
 
-from organizer.db import alembic_config, make_engine
-from organizer.models import ClubPlayer, Player, RegistryReview
-from organizer.services import players as player_service
-from organizer.services import registry
-from organizer.services.errors import InputError
+from organizer.club import registry
+from organizer.core.db import alembic_config, make_engine
+from organizer.core.errors import InputError
+from organizer.core.models import ClubPlayer, Player, RegistryReview
+from organizer.players import service as player_service
 
 from .conftest import create_event
 
@@ -185,7 +185,8 @@ def test_an_imported_event_is_matched_like_a_sign_up(session: Session) -> None:
     else by normalised name; doubtful ones wait for review; new people become entries."""
     import json
 
-    from organizer.services import event_import, exchange
+    from organizer.exchange import event_import
+    from organizer.exchange import export as exchange
 
     home = create_event(session, name="Club night", date=date(2026, 1, 5))
     for name, email in (("Ann Lee", "ann@x.org"), ("Bo Ek", ""), ("Sam Park", "sam@x.org"), ("Di Ro", "")):

@@ -11,8 +11,8 @@ from flask import Flask
 from sqlmodel import Session
 
 from engine import Draw, Pick, Play, parse_action
-from organizer.services import practice as practice_service
-from organizer.services.replay import replay_moves
+from organizer.live import practice as practice_service
+from organizer.live.replay import replay_moves
 from tests.organizer.practice_games import finished_practice
 from tests.organizer.test_live_support import sqlite_app, sqlite_session  # noqa: F401
 

@@ -1,4 +1,4 @@
-"""The replay of a finished game, step by step (``organizer/services/replay.py``): every hand is
+"""The replay of a finished game, step by step (``organizer/live/replay.py``): every hand is
 shown face up, Q's and the draft's hidden picks included, on a spectator's screen."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from engine import Game, Pick, State, parse_action
 from engine.bots import RandomBot, play_game
-from organizer.services.replay import replay_step
+from organizer.live.replay import replay_step
 
 
 def finished(mode: str, players: int, seed: int) -> tuple[Game, list[list[Any]], State]:

@@ -7,7 +7,7 @@ import random
 from engine.bots import HeuristicBot, StrongBot
 from engine.games import Game
 from engine.standard import StandardState
-from organizer.services.replay import EXPLAIN_PLAYOUTS, action_words, explain
+from organizer.live.replay import EXPLAIN_PLAYOUTS, action_words, explain
 
 
 def _late_position() -> tuple[StandardState, int]:

@@ -8,8 +8,8 @@ import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Event, Result, Round
-from organizer.services import rounds as round_service
+from organizer.core.models import AuditEntry, Event, Result, Round
+from organizer.rounds import service as round_service
 
 from .conftest import HX, add_players, create_event, error_beside
 

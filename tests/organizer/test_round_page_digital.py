@@ -8,8 +8,8 @@ import html
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
-from organizer.models import Event
-from organizer.services import round_page
+from organizer.core.models import Event
+from organizer.rounds import page as round_page
 
 from .conftest import add_players
 

@@ -11,9 +11,9 @@ import zipfile
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Event, GameTable, Round, RoundStatus, Seat
-from organizer.services import rounds as service
-from organizer.services.rounds_history import history_before
+from organizer.core.models import AuditEntry, Event, GameTable, Round, RoundStatus, Seat
+from organizer.rounds import service
+from organizer.rounds.history import history_before
 
 from .conftest import HX, add_players, error_beside
 
@@ -62,7 +62,7 @@ def test_tables_show_start_player_dealer_and_species(signed_in: FlaskClient, ses
     assert page.count("start player</span>") == 2 and page.count("dealer</span>") == 2
     assert "Blue Spruce" in page
     first_table = seats_by_table(session, rnd)[0]
-    from organizer.models import Player
+    from organizer.core.models import Player
 
     names = [session.get(Player, pid).name for pid in first_table]  # type: ignore[union-attr]
     table_page = signed_in.get(f"/events/{event.id}/rounds/1/tables/1").text

@@ -13,9 +13,9 @@ import pytest
 from sqlmodel import Session, select
 from werkzeug.serving import make_server
 
-from organizer.models import Round
-from organizer.services import accounts
-from organizer.services import rounds as service
+from organizer.accounts import service as accounts
+from organizer.core.models import Round
+from organizer.rounds import service
 
 from .conftest import PASSWORD, add_players, create_event, make_app
 from .test_browser import CHROMIUM, BrowserThread

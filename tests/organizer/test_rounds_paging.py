@@ -10,9 +10,9 @@ import re
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, Result, Round
-from organizer.services import rounds as service
-from organizer.services.round_page import table_statuses
+from organizer.core.models import Event, Result, Round
+from organizer.rounds import service
+from organizer.rounds.page import table_statuses
 
 from .conftest import HX, add_players
 

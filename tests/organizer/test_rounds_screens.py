@@ -13,9 +13,9 @@ import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, Result, Round, Seat
-from organizer.services import rounds as service
-from organizer.services.errors import InputError
+from organizer.core.errors import InputError
+from organizer.core.models import Event, Result, Round, Seat
+from organizer.rounds import service
 
 from .conftest import HX, add_players
 
@@ -141,7 +141,9 @@ def test_the_live_overview_is_one_card_per_table(signed_in: FlaskClient, session
 def test_the_rounds_messages_go_through_gettext(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every sentence the round services write is asked of the catalog (issue 14): with a
     pseudo-language that brackets what it translates, none comes out bare."""
-    from organizer.services import live_overview, seat_order, seating, translate
+    from organizer.core import translate
+    from organizer.live import overview as live_overview
+    from organizer.rounds import seat_order, seating
 
     def pseudo(message: str, **values: object) -> str:
         return "«" + (message % values if values else message) + "»"

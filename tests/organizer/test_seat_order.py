@@ -15,25 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from organizer.services import seating
-from organizer.services.seat_order import (
-    DEALER,
-    SECOND,
-    START,
-    THIRD,
-    order_cost,
-    position_of,
-    repeated_seats,
-    seat_label,
-)
-from organizer.services.seating import (
-    SeatingHistory,
-    SeatingPlayer,
-    propose_seating,
-    repeated_pairs,
-    table_sizes,
-)
-from organizer.services.seating_search import unavoidable_seat_repeats
+from organizer.rounds import seating
+from organizer.rounds.seat_order import DEALER, SECOND, START, THIRD, order_cost, position_of, repeated_seats, seat_label
+from organizer.rounds.seating import SeatingHistory, SeatingPlayer, propose_seating, repeated_pairs, table_sizes
+from organizer.rounds.seating_search import unavoidable_seat_repeats
 
 
 def test_positions_are_relative_to_the_table_size() -> None:

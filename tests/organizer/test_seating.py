@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from organizer.services.seating import (
+from organizer.rounds.seating import (
     SeatingError,
     SeatingHistory,
     SeatingPlayer,

@@ -9,11 +9,15 @@ import pytest
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import ClubPlayer, Event, Player, RatingPoint
-from organizer.services import event_import, exchange, ratings, rounds, seating_ranks
-from organizer.services import players as player_service
-from organizer.services.errors import InputError
-from organizer.services.seating import SeatingPlayer, propose_seating
+from organizer.club import ratings
+from organizer.core.errors import InputError
+from organizer.core.models import ClubPlayer, Event, Player, RatingPoint
+from organizer.exchange import event_import
+from organizer.exchange import export as exchange
+from organizer.players import service as player_service
+from organizer.rounds import seating_ranks
+from organizer.rounds import service as rounds
+from organizer.rounds.seating import SeatingPlayer, propose_seating
 
 from .conftest import create_event, event_form
 

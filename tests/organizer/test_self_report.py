@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import AuditEntry, Confirmation, Event, Player, Result, Round
-from organizer.services import rounds as round_service
+from organizer.core.models import AuditEntry, Confirmation, Event, Player, Result, Round
+from organizer.rounds import service as round_service
 
 from .conftest import HX, create_event
 from .test_public import assert_no_secrets, seated_event, secrets_of, set_players_side

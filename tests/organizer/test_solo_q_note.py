@@ -12,7 +12,7 @@ from flask import Flask
 
 from engine import Card
 from engine.views import QPlacement, QReason
-from organizer.services.live_view import q_placement_words
+from organizer.live.view import q_placement_words
 
 from .conftest import HX
 from .test_live_support import NONCE, STAMP, form_of, sqlite_app, sqlite_session  # noqa: F401
@@ -58,6 +58,6 @@ def test_the_solo_screen_says_it_in_the_reader_s_language(sqlite_app: Flask) -> 
     german = NOTE.search(page)
     assert german is not None and german.group(1) is None
     # the card is named as the German edition names its species, as everywhere else on the screen
-    catalogs = Path(__file__).resolve().parents[2] / "organizer" / "translations"
+    catalogs = Path(__file__).resolve().parents[2] / "organizer" / "core" / "translations"
     species = Translations.load(str(catalogs), ["de"]).gettext(placement.card.species)
     assert f"{species} {placement.card.value}" in html.unescape(german.group(2))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.actions import DECK, Draw, parse_action
 from engine.games import Game
 from engine.solo import SoloState
-from organizer.services.live_view import build_screen, q_placement_words
+from organizer.live.view import build_screen, q_placement_words
 
 
 def test_the_solo_screen_offers_gifts_and_says_where_q_put_the_last_one() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from organizer.services.standings import (
+from organizer.scoring.standings import (
     DEFAULT_TIEBREAKS,
     SCHEMES,
     SeatResult,

@@ -10,15 +10,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from organizer.services.standings import (
-    SCHEMES,
-    TIEBREAKS,
-    SeatResult,
-    TableResult,
-    beats,
-    compute_standings,
-    tournament_points,
-)
+from organizer.scoring.standings import SCHEMES, TIEBREAKS, SeatResult, TableResult, beats, compute_standings, tournament_points
 
 # --- the fraction computation as it was ---------------------------------------------------------
 

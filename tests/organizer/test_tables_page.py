@@ -14,9 +14,9 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from engine.cards import species_code
-from organizer.models import AuditEntry, Event, GameTable, Result, Round
-from organizer.services import results as service
-from organizer.services import rounds
+from organizer.core.models import AuditEntry, Event, GameTable, Result, Round
+from organizer.rounds import results as service
+from organizer.rounds import service as rounds
 
 from .conftest import create_event, error_beside
 from .test_results import published_table, scorepad_form, totals_form, url

@@ -32,8 +32,8 @@ from typing import Any
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
-from organizer.db import make_engine, normalise_url, upgrade_database
-from organizer.models import AuditEntry, Confirmation, Result, Seat
+from organizer.core.db import make_engine, normalise_url, upgrade_database
+from organizer.core.models import AuditEntry, Confirmation, Result, Seat
 from tests.faults.harness import Client, Reply, ServerProcess, sign_in
 
 DEMO_ACCOUNT = ("demo", "demo")
@@ -49,8 +49,8 @@ def trial_count() -> int:
 def prepare_database(url: str) -> None:
     """Migrate and add the demo event and account (as ``flask --app organizer demo`` does), with
     a cheap password hash so signing in several clients costs nothing."""
-    from organizer.services import accounts
-    from organizer.services.demo import ensure_demo
+    from organizer.accounts import service as accounts
+    from organizer.demo import ensure_demo
 
     engine = make_engine(url)
     upgrade_database(engine)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session
 
-from organizer.models import Event
+from organizer.core.models import Event
 from tests.faults.harness import Client, Reply
 from tests.races.harness import DEMO_EVENT, Form, RaceServer, fetch_form, run_trials, server_errors, simultaneously, submit
 

@@ -21,7 +21,7 @@ import pytest
 from sqlmodel import Session, col, select
 
 from engine import Edition, edition_species
-from organizer.models import AuditEntry, GameTable, Round, Seat
+from organizer.core.models import AuditEntry, GameTable, Round, Seat
 from tests.faults.harness import Client, Reply
 from tests.races.harness import (
     DEMO_EVENT,

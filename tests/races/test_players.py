@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, col, select
 
-from organizer.models import AuditEntry, Player
+from organizer.core.models import AuditEntry, Player
 from tests.faults.harness import Client
 from tests.races.harness import DEMO_EVENT, RaceServer, fetch_form, run_trials, server_errors, simultaneously, submit
 

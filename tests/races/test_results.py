@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import pytest
 from sqlmodel import select
 
-from organizer.models import GameTable, Round
+from organizer.core.models import GameTable, Round
 from tests.faults.harness import Client, Reply
 from tests.races.harness import (
     DEMO_EVENT,

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlmodel import Session, col, select
 
-from organizer.models import AuditEntry, GameTable, Player, Result, Round, Seat
+from organizer.core.models import AuditEntry, GameTable, Player, Result, Round, Seat
 from tests.faults.harness import Client
 from tests.races.harness import (
     DEMO_EVENT,

@@ -12,7 +12,7 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from organizer import create_app
-from organizer.models import Event, Player, Round, Seat
+from organizer.core.models import Event, Player, Round, Seat
 from tests.faults.harness import demo_database
 
 DEMO_NAMES = ("Ada Moss", "Bram Oakley", "Cleo Birch", "Dev Patel", "Esme Rowan", "Finn Alder")

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.models import Event, Round
+from organizer.core.models import Event, Round
 from tests.security.conftest import DEMO_NAMES
 from tests.security.walk import routes, seat_routes, snapshot
 
@@ -141,7 +141,7 @@ def _a_digital_table_with_a_due_bot(app: Flask) -> tuple[str, str]:
     into the seat whose move is due, straight into the row, so that the bot's move is owed and
     not yet played (as a pick timer running out leaves a table). Returns a person's seat token
     and the bot seat's token."""
-    from organizer.services import live_tables
+    from organizer.live import tables as live_tables
 
     with Session(app.extensions["db_engine"], expire_on_commit=False) as db:
         event = db.exec(select(Event)).one()
@@ -163,7 +163,7 @@ def _a_digital_table_with_a_due_bot(app: Flask) -> tuple[str, str]:
 def _a_practice_draft_with_bots_due(app: Flask) -> str:
     """A practice draft whose bots have not picked yet (stored as created, nothing settled)."""
     from engine import Game
-    from organizer.models import PracticeGame
+    from organizer.core.models import PracticeGame
 
     with Session(app.extensions["db_engine"]) as db:
         game = Game(mode="draft", players=3, seed=7, names=("Me", "Bot 1", "Bot 2"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from organizer.db import make_engine, upgrade_database
+from organizer.core.db import make_engine, upgrade_database
 from tests.faults.harness import Client, ServerProcess
 from tests.faults.live_harness import (
     HttpSeat,

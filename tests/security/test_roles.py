@@ -13,9 +13,10 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from organizer import create_app
-from organizer.models import AuditEntry, Event, Organizer, Role
-from organizer.permissions import RULES, Need
-from organizer.services import accounts, staff
+from organizer.accounts import service as accounts
+from organizer.core import staff
+from organizer.core.models import AuditEntry, Event, Organizer, Role
+from organizer.core.permissions import RULES, Need
 from tests.security.walk import routes
 
 PASSWORD = "role matrix pw"

@@ -11,7 +11,7 @@ from pathlib import Path
 from flask import Flask
 from werkzeug.routing import Rule
 
-from organizer.permissions import RULES, Need
+from organizer.core.permissions import RULES, Need
 
 #: open to everyone by design, as organizer/permissions.py says (signing in, the first account on
 #: an empty database, static files, the health check, practice games, the blank scorepad)

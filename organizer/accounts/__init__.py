@@ -1,0 +1,1 @@
+"""Accounts, signing in, server-side sessions and one-time links."""

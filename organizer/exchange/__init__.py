@@ -1,0 +1,1 @@
+"""An event exported as JSON or CSV files, and imported from JSON."""

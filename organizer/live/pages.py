@@ -1,0 +1,105 @@
+"""Rendering shared by the live seat pages, the practice games and the replays, and the one way a
+seat's action form is handled (:func:`act_and_show`)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask, current_app, request, url_for
+from jinja2 import TemplateNotFound
+from markupsafe import Markup
+
+from organizer.accounts.qr import qr_svg
+from organizer.core.db import get_session
+from organizer.core.pages import render_page
+from organizer.core.translate import N_, _
+from organizer.live import tables as live_tables
+from organizer.live.games import LiveGame
+from organizer.live.log import ActionRefused, Replayed
+from organizer.live.view import Screen, build_screen, compose_action, recent_moves
+
+ALREADY_DONE = N_("That was already done (the same form arrived twice); nothing more was changed.")
+#: how many of the last moves the seat's screen lists
+RECENT_MOVES = 6
+
+
+@dataclass(frozen=True)
+class SeatUrls:
+    page: str
+    act: str
+    changed: str
+    replay: str | None = None
+    #: the POST that plays what bots and the pick timer owe (GETs never change a game)
+    tick: str | None = None
+
+
+def selected_card(screen: Screen) -> str:
+    """The card the seat had chosen before a refresh (kept through polls and refusals)."""
+    wanted = (request.values.get("card") or "").strip()
+    return wanted if any(card.text == wanted for card in screen.hand) else ""
+
+
+def has_help() -> bool:
+    """Whether the short "how this game works" explanation exists (``live/live_help.html``)."""
+    try:
+        current_app.jinja_env.get_template("live/live_help.html")
+    except TemplateNotFound:
+        return False
+    return True
+
+
+def render_seat(replayed: Replayed, seat: int, urls: SeatUrls, title: str, status: int = 200,
+                message: str = "", message_kind: str = "error", owed: bool = False, **extra: Any) -> tuple[str, int]:
+    """The seat's screen as a page, or just the ``#live`` fragment for HTMX (polls and forms).
+    ``owed``: bots or the pick timer owe the game a move, so the screen sends the tick POST."""
+    state = replayed.state
+    view = state.view(seat)
+    screen = build_screen(view, request.args.get("path", ""))
+    if view.turns is not None:  # a draft's log is its last reveal (build_screen)
+        screen.moves = recent_moves(state.last_moves(RECENT_MOVES), view)
+    return render_page("live/seat.html", "live/live_seat.html", status, screen=screen, urls=urls, title=title,
+                       has_help=has_help(), q_places=state.game.q_places,
+                       nonce=secrets.token_urlsafe(12), version=replayed.version, selected=selected_card(screen),
+                       message=message, message_kind=message_kind, owed=owed and urls.tick is not None, **extra)
+
+
+def form_stamp() -> int | None:
+    try:
+        return int(request.form.get("stamp", ""))
+    except ValueError:
+        return None
+
+
+#: shows the seat's screen: (status, message, message kind, state already at hand)
+ShowSeat = Callable[[int, str, str, "Replayed | None"], Any]
+
+
+def act_and_show(game: LiveGame, seat: int, show: ShowSeat) -> Any:
+    """The seat's action form: apply it to ``game``, then show the screen (refused: 422 with the
+    reason; the same form twice: a notice, nothing more done)."""
+    db = get_session()
+    form = {key: request.form.get(key, "") for key in ("action", "verb", "card", "cell")}
+    try:
+        applied = game.act(db, seat, compose_action(form), request.form.get("nonce", ""), form_stamp())
+    except (ValueError, ActionRefused) as refused:
+        db.rollback()
+        return show(422, str(refused), "error", None)
+    if applied.repeated:
+        return show(200, _(ALREADY_DONE), "notice", applied.replayed)
+    return show(200, "", "error", applied.replayed)
+
+
+def seat_qr_svg(token: str) -> Markup:
+    """The QR code of a seat's private link (for the table's page)."""
+    return qr_svg(url_for("live.seat", token=token, _external=True))
+
+
+def register_template_globals(app: Flask) -> None:
+    """The live tables' functions templates call (the app factory calls this once)."""
+    app.add_template_global(seat_qr_svg, "seat_qr_svg")
+    # a bot seat shown as "Bot (strong)" on the overview, the table's page and the seats' screens
+    app.add_template_global(live_tables.bot_label, "bot_label")
+    app.add_template_global(live_tables.level_word, "level_word")

@@ -1,0 +1,132 @@
+"""The answer to every device's once-a-second "changed since N?" (and to the public page's
+"changed since this stamp?"), kept cheap and exact.
+
+A poll answers from the database as it is when the poll arrives (so a device that polls after
+another seat's move always sees it, whichever server process stored it), in one round trip:
+each process remembers which table a seat token belongs to (that never changes), and asks only
+for that table's version by its primary key on a connection in autocommit mode with no ping
+before each checkout (a connection the server dropped is retried once instead). A token the
+process does not know yet is looked up with its seat, table, round and event, so a wrong token
+still answers 404.
+
+:func:`unchanged` is the whole answer; :mod:`organizer.live.fastpoll` gives the common "no"
+even earlier, when the table has no pick timer."""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, bindparam, create_engine, select, text
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import col
+
+from organizer.core.models import Event, GameTable, Round, Seat
+from organizer.live import log as live_log
+from organizer.live.games import pick_time_up
+from organizer.live.seats import reachable
+from organizer.live.tables import KIND
+from organizer.public import service as public
+
+_BY_TOKEN = (
+    select(col(GameTable.log_version), col(Event.pick_timer_seconds), col(GameTable.id))
+    .select_from(Seat)
+    .join(GameTable, col(GameTable.id) == col(Seat.table_id))
+    .join(Round, col(Round.id) == col(GameTable.round_id))
+    .join(Event, col(Event.id) == col(Round.event_id))
+    .where(col(Seat.token) == bindparam("token"), reachable())
+)
+_BY_TABLE = text(
+    "SELECT gametable.log_version, event.pick_timer_seconds FROM gametable"
+    " JOIN round ON round.id = gametable.round_id JOIN event ON event.id = round.event_id"
+    " WHERE gametable.id = :id"
+)
+#: tokens remembered per process (a seat token never moves to another table)
+MAX_TOKENS = 100_000
+
+
+@dataclass(frozen=True)
+class PollInfo:
+    version: int
+    pick_timer_seconds: int | None
+    table_id: int
+
+
+class VersionBoard:
+    """Per process: seat token -> table id, and the version query."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine if engine.dialect.name == "sqlite" else create_engine(
+            engine.url, isolation_level="AUTOCOMMIT", pool_size=4, max_overflow=12)
+        self.lock = threading.Lock()
+        self.tokens: dict[str, int] = {}
+
+    def _query(self, statement: Any, params: dict[str, Any]) -> list[Any]:
+        for attempt in (1, 2):
+            try:
+                with self.engine.connect() as connection:
+                    return list(connection.execute(statement, params))
+            except DBAPIError as error:
+                if attempt == 2 or not error.connection_invalidated:
+                    raise
+        return []
+
+    def lookup(self, token: str) -> PollInfo | None:
+        if not token or len(token) > 64:
+            return None
+        table_id = self.tokens.get(token)
+        if table_id is not None:
+            rows = self._query(_BY_TABLE, {"id": table_id})
+            if rows:
+                return PollInfo(int(rows[0][0]), rows[0][1], table_id)
+            with self.lock:  # the table went away (its event was deleted)
+                self.tokens.pop(token, None)
+            return None
+        rows = self._query(_BY_TOKEN, {"token": token})
+        if not rows:
+            return None
+        version, timer, table_id = int(rows[0][0]), rows[0][1], int(rows[0][2])
+        with self.lock:
+            if len(self.tokens) >= MAX_TOKENS:
+                self.tokens.clear()
+            self.tokens[token] = table_id
+        return PollInfo(version, timer, table_id)
+
+    def public_stamp(self, code: str) -> str | None:
+        """The stamp of the public page ``/e/<code>`` (:func:`.public.stamp`), or None when no
+        event shows a page under that code."""
+        if not code or len(code) > public.MAX_CODE:
+            return None
+        rows = self._query(public.STAMP_BY_CODE, {"code": code})
+        return public.stamp_of(tuple(rows[0])) if rows else None
+
+
+_BOARDS: weakref.WeakKeyDictionary[Engine, VersionBoard] = weakref.WeakKeyDictionary()
+_BOARDS_LOCK = threading.Lock()
+
+
+def board_for(engine: Engine) -> VersionBoard:
+    """The board of this process for the database behind ``engine``."""
+    with _BOARDS_LOCK:
+        board = _BOARDS.get(engine)
+        if board is None:
+            board = _BOARDS[engine] = VersionBoard(engine)
+        return board
+
+
+def unchanged(engine: Engine, token: str, since: int) -> bool | None:
+    """Whether the seat's screen of version ``since`` is still current (None: no such seat).
+    With a pick timer the state this process has cached says whether a seat's time ran out; a
+    state not cached here yet counts as changed, so the full path decides."""
+    info = board_for(engine).lookup(token)
+    if info is None:
+        return None
+    if since != info.version:
+        return False
+    if not info.pick_timer_seconds:
+        return True
+    cached = live_log.CACHE.peek(live_log.cache_key(engine, KIND, info.table_id), info.version)
+    return cached is not None and not pick_time_up(info.pick_timer_seconds, cached, time.time())

@@ -1,0 +1,1 @@
+"""The service worker and the web app manifest."""

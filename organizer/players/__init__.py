@@ -1,0 +1,1 @@
+"""An event's players: registration, CSV import, edits and drops."""

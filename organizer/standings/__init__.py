@@ -1,0 +1,1 @@
+"""An event's standings page and the projector's screen."""
