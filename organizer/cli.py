@@ -32,7 +32,7 @@ def _terminal_language() -> str:
 
 def with_appcontext(command: Callable[..., Any]) -> Callable[..., Any]:
     """Flask's app context, and a request context whose language is the terminal's, so the
-    messages a command prints (and those of the services it calls) speak it (issue 14)."""
+    messages a command prints (and those of the services it calls) speak it."""
 
     @functools.wraps(command)
     def speaking(*args: Any, **kwargs: Any) -> Any:

@@ -53,7 +53,7 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(hashed: str, password: str) -> bool:
-    """argon2 hashes, and werkzeug's (scrypt, pbkdf2) from before issue 11; an empty hash (an
+    """argon2 hashes, and werkzeug's (scrypt, pbkdf2) that older accounts still hold; an empty hash (an
     invitation not yet accepted) matches nothing."""
     if not hashed:
         return False

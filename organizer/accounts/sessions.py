@@ -1,4 +1,4 @@
-"""Signed-in sessions kept on the server (issue 11): a browser's cookie holds only a random
+"""Signed-in sessions kept on the server: a browser's cookie holds only a random
 token; the row says whose it is, from which device, when it was last used and whether it ended.
 Ending the row ends the session wherever the cookie was copied to."""
 

@@ -1,4 +1,4 @@
-"""Sign-in that slows guessing without letting a stranger lock the real person out (issue 11).
+"""Sign-in that slows guessing without letting a stranger lock the real person out.
 
 Failures are rows in the database, so every worker and server sees the same counts. They are
 counted per *key*, and each key gets its own growing wait once its free failures are used up:

@@ -1,4 +1,4 @@
-"""The club's registry, seasons and ratings as one JSON file, and its import (issue 16).
+"""The club's registry, seasons and ratings as one JSON file, and its import.
 
 The file names events and their players as the event exports do (an event by its name and date,
 a player by their name in that event), so it travels with the events' own exports: import the

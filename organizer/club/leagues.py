@@ -1,4 +1,4 @@
-"""Seasons and their league tables (issue 16).
+"""Seasons and their league tables.
 
 A season names dates and the events it groups; its league ranks the club's players by the rule
 the organizer picks, over each event's tournament points (the event's own standings: its point

@@ -1,4 +1,4 @@
-"""A club player's public profile (issue 16) and their say in it: the profile at an unguessable
+"""A club player's public profile and their say in it: the profile at an unguessable
 ``/profile/<code>`` (events, results, rating over time; only while the player agrees), and the
 switch on their own page ``/p/<token>``. Kept apart from ``public.py`` (the event's players'
 side): the code or token in the URL is the only credential, an unknown or private one a 404."""

@@ -1,4 +1,4 @@
-"""Club ratings (issue 16): openskill's Plackett-Luce model over every confirmed table of every
+"""Club ratings: openskill's Plackett-Luce model over every confirmed table of every
 event, in time order (events by date then id, rounds, tables by number).
 
 Ratings are derived: :func:`recompute` replays all of them from the results and replaces the

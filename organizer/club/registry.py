@@ -1,4 +1,4 @@
-"""The club's player registry (issue 16): one entry per person across the club's events.
+"""The club's player registry: one entry per person across the club's events.
 
 An event's player is matched when added (form or CSV): the same e-mail is the same person; else
 the same name (``text.name_key``: case, width, spacing, invisibles aside; accents are kept, so

@@ -1,5 +1,4 @@
-"""Seasons and their league tables: list, create, the league page and its projector view
-(issue 16)."""
+"""Seasons and their league tables: list, create, the league page and its projector view."""
 
 from __future__ import annotations
 

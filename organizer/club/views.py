@@ -1,5 +1,5 @@
 """The club's registry pages: players across events, doubtful matches, merges, ratings,
-a player's profile (issue 16)."""
+a player's profile."""
 
 from __future__ import annotations
 

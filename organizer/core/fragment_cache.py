@@ -1,4 +1,4 @@
-"""Rendered HTML kept for the public page's crowd (issue 12): when a result lands, hundreds of
+"""Rendered HTML kept for the public page's crowd: when a result lands, hundreds of
 phones ask within seconds for the same new fragment, so each is rendered once, in one thread of
 one process, and shared (in memory by the threads, through files in the instance folder by the
 processes). Keys name everything a fragment shows, so a fragment never outlives what it shows.

@@ -1,4 +1,4 @@
-"""Changes whose validity depends on a status or a version (issue 10, races): the check and the
+"""Changes whose validity depends on a status or a version (races): the check and the
 write happen in one transaction that no other request can interleave with.
 
 :func:`lock` takes the row's write lock before anything is checked and returns the row as

@@ -1,4 +1,4 @@
-"""Languages, time zones and number formats (issue 14), wired to Flask-Babel.
+"""Languages, time zones and number formats, wired to Flask-Babel.
 
 Which language a page speaks, first match wins:
 

@@ -1,4 +1,4 @@
-"""Sending a player their personal link by e-mail (issue 12), through the installation's SMTP
+"""Sending a player their personal link by e-mail, through the installation's SMTP
 server when one is configured (``ORGANIZER_SMTP_HOST`` and friends), with the standard library's
 ``smtplib``: no queue, one short message per click of the organizer."""
 

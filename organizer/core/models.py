@@ -65,12 +65,12 @@ def utcnow() -> datetime:
 
 
 def new_token() -> str:
-    """An unguessable seat token (issue 4: private seat links)."""
+    """An unguessable seat token (private seat links)."""
     return secrets.token_urlsafe(24)
 
 
 class SelfReport(StrEnum):
-    """Who may report a paper table's result from their own phone (issue 12)."""
+    """Who may report a paper table's result from their own phone."""
 
     OFF = "off"
     PLAYERS = "players"  # a player of the table reports, the others confirm
@@ -81,7 +81,7 @@ SELF_REPORTS: tuple[SelfReport, ...] = tuple(SelfReport)
 
 
 def new_code() -> str:
-    """An event's public page code (issue 12): unguessable, and short enough for a QR code."""
+    """An event's public page code: unguessable, and short enough for a QR code."""
     return secrets.token_urlsafe(12)
 
 
@@ -94,7 +94,7 @@ def _cascade_fk(target: str, nullable: bool = False) -> Any:
 
 
 class Role(StrEnum):
-    """What a staff account may do (issue 11); ``organizer/permissions.py`` maps every route to
+    """What a staff account may do; ``organizer/core/permissions.py`` maps every route to
     the roles it needs."""
 
     OWNER = "owner"  # manages accounts, and runs events like an organizer
@@ -120,7 +120,7 @@ class Organizer(SQLModel, table=True):
 
 
 class AccountSession(SQLModel, table=True):
-    """A signed-in browser (issue 11): the cookie carries only a random token whose SHA-256 is
+    """A signed-in browser: the cookie carries only a random token whose SHA-256 is
     ``token_hash``, so ending the row ends the session everywhere that cookie was copied to."""
 
     id: int | None = Field(default=None, primary_key=True)
@@ -174,17 +174,17 @@ class Event(SQLModel, table=True):
     tiebreak_order: list[str] = Field(default_factory=list, sa_type=JSON)
     entry_modes: list[str] = Field(default_factory=lambda: [EntryMode.TOTALS.value, EntryMode.SCOREPAD.value],
                                    sa_type=JSON)
-    #: optional pick timer of live drafts (issue 4)
+    #: optional pick timer of live drafts
     pick_timer_seconds: int | None = Field(default=None)
-    #: judges assigned to the event may also swap players in a proposed round (issue 11)
+    #: judges assigned to the event may also swap players in a proposed round
     judges_may_seat: bool = Field(default=False)
     created_by_id: int | None = Field(default=None, foreign_key="organizer.id")
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     #: bumped by every save of the settings; the form sends the version it was opened at, and a
-    #: form opened before another save is refused as stale (issue 10)
+    #: form opened before another save is refused as stale
     version: int = Field(default=1)
-    #: the players' side (issue 12): the public page /e/<public_code>, which players may check
+    #: the players' side: the public page /e/<public_code>, which players may check
     #: themselves in, who reports paper results (SelfReport), and after how many minutes of the
     #: round clock a table without a result needs the organizer's attention
     public_code: str = Field(default_factory=new_code, max_length=32,
@@ -194,11 +194,11 @@ class Event(SQLModel, table=True):
     self_report: str = Field(default=SelfReport.OFF, max_length=16)
     attention_minutes: int = Field(default=45)
     #: the language of the event's printed matter and projector (a person's own screens follow
-    #: their own choice), and the time zone its times are shown in (issues 13, 14)
+    #: their own choice), and the time zone its times are shown in
     language: str = Field(default="en", max_length=8)
     time_zone: str = Field(default="UTC", max_length=64)
     #: seat round 1 by the club's ratings, spreading the strongest players across the tables,
-    #: instead of a shuffle (issue 16)
+    #: instead of a shuffle
     first_round_by_rating: bool = Field(default=False)
 
     @property
@@ -224,12 +224,12 @@ class Player(SQLModel, table=True):
     fixed_table: int | None = Field(default=None)
     #: first round the player can be seated in (late entry)
     joined_round: int = Field(default=1)
-    #: the same person in the club's registry (issue 16); None until matched or reviewed
+    #: the same person in the club's registry; None until matched or reviewed
     club_player_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("clubplayer.id", ondelete="SET NULL"), nullable=True,
                                        index=True))
     created_at: datetime = Field(default_factory=utcnow)
-    #: the player's own page /p/<token> (issue 12); a Core insert gets one from the column default
+    #: the player's own page /p/<token>; a Core insert gets one from the column default
     token: str = Field(default_factory=new_token, max_length=64, sa_column_kwargs={"unique": True, "default": new_token})
     #: when the player checked themselves in from their page, for the organizer to review
     self_checked_in_at: datetime | None = Field(default=None)
@@ -259,7 +259,7 @@ class GameTable(SQLModel, table=True):
     number: int
     #: species in play, in scorepad order
     species: list[str] = Field(default_factory=list, sa_type=JSON)
-    #: played on the players' devices (issue 4)
+    #: played on the players' devices
     digital: bool = Field(default=False)
     #: engine game parameters (mode, seed, seats...) for a digital table
     game: dict[str, Any] | None = Field(default=None, sa_type=JSON)
@@ -274,13 +274,13 @@ class Seat(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     table_id: int = _cascade_fk("gametable.id")
-    #: None for a bot in an empty seat (issue 4)
+    #: None for a bot in an empty seat
     player_id: int | None = Field(default=None, foreign_key="player.id", index=True)
     #: 0 is the start player; the last position is the dealer
     position: int
     token: str = Field(default_factory=new_token, max_length=64, unique=True)
     is_bot: bool = Field(default=False)
-    #: the level a bot seat plays at: "easy", "normal" or "strong" (engine.bots.LEVELS, issue 17)
+    #: the level a bot seat plays at: "easy", "normal" or "strong" (engine.bots.LEVELS)
     bot_level: str = Field(default="normal", max_length=16)
 
 
@@ -350,7 +350,7 @@ class EventJudge(SQLModel, table=True):
 
 
 class PracticeGame(SQLModel, table=True):
-    """A solo or practice game played in the browser without an event or sign-in (issue 4):
+    """A solo or practice game played in the browser without an event or sign-in:
     the engine's parameters, which seats bots play, and the action log, like a live table's."""
 
     id: int | None = Field(default=None, primary_key=True)
@@ -369,7 +369,7 @@ class PracticeGame(SQLModel, table=True):
 
 
 class RateWindow(SQLModel, table=True):
-    """A fixed-window counter shared by every server process (issue 10): how many times ``key``
+    """A fixed-window counter shared by every server process: how many times ``key``
     was used since ``started_at`` (practice games created per client address; the practice
     store's pruning, at most once an hour). A conditional UPDATE claims one use, so two
     processes cannot both take the last one."""
@@ -380,7 +380,7 @@ class RateWindow(SQLModel, table=True):
 
 
 class ClubPlayer(SQLModel, table=True):
-    """A person in the club's registry (issue 16): the events' players who are that person link
+    """A person in the club's registry: the events' players who are that person link
     here, so leagues and ratings follow them from event to event."""
 
     id: int | None = Field(default=None, primary_key=True)
@@ -453,7 +453,7 @@ class SeasonEvent(SQLModel, table=True):
 
 
 class LeagueTally(SQLModel, table=True):
-    """One event player's league figures at one event (issue 16): tournament points in whole
+    """One event player's league figures at one event: tournament points in whole
     units of 1/12 (the point scheme's own integers), game points and species over the event's
     counted tables. Derived: stored when a round closes, ratings are recomputed, a season is
     saved or a confirmed or disputed result changes while the stored figures held, with

@@ -1,4 +1,4 @@
-"""Who may open which page: every endpoint's rule, in this one table (issue 11).
+"""Who may open which page: every endpoint's rule, in this one table.
 
 One ``before_request`` hook (``enforce``, installed by ``auth.init_app``) applies it to every
 request, so blueprints carry no decorators. An endpoint missing from ``RULES`` is refused to
@@ -46,7 +46,7 @@ RULES: dict[str, Need] = {
     "practice.new": Need.PUBLIC, "practice.create": Need.PUBLIC, "practice.play": Need.PUBLIC,
     "practice.act": Need.PUBLIC, "practice.changed": Need.PUBLIC, "practice.tick": Need.PUBLIC,
     "prints.scorepad": Need.PUBLIC, "prints.scorepad_pdf": Need.PUBLIC,  # no event data in it
-    # the players' side (issue 12): the event's public code, or a player's own token, is the credential
+    # the players' side: the event's public code, or a player's own token, is the credential
     "public.event": Need.PUBLIC, "public.event_changed": Need.PUBLIC,
     "public.player": Need.PUBLIC, "public.player_changed": Need.PUBLIC, "public.player_check_in": Need.PUBLIC,
     "public.player_drop": Need.PUBLIC, "public.player_report": Need.PUBLIC, "public.player_confirm": Need.PUBLIC,
@@ -96,7 +96,7 @@ RULES: dict[str, Need] = {
 
     "rounds.swap": Need.EVENT_SEATING,
 
-    # the club's registry, ratings and seasons (issue 16): people's e-mails across events
+    # the club's registry, ratings and seasons: people's e-mails across events
     "club.players": Need.ORGANIZER, "club.merge": Need.ORGANIZER, "club.review": Need.ORGANIZER,
     "club.resolve": Need.ORGANIZER, "club.match_unlinked": Need.ORGANIZER, "club.profile": Need.ORGANIZER,
     "club.ratings_page": Need.ORGANIZER, "club.recompute": Need.ORGANIZER,
@@ -149,7 +149,7 @@ def enforce() -> str | None:
         return None
     need = RULES.get(endpoint)
     if need is None:
-        log.error("no access rule for endpoint %s: refused (add it to organizer/permissions.py)", endpoint)
+        log.error("no access rule for endpoint %s: refused (add it to organizer/core/permissions.py)", endpoint)
         abort(403)
     account: Organizer | None = g.get("organizer")
     if need is not Need.PUBLIC and account is None:

@@ -1,5 +1,5 @@
 """Counting uses of something per fixed window, in the database, so that every gunicorn worker
-and every server behind a load balancer shares one count (issue 10: practice games per client
+and every server behind a load balancer shares one count (practice games per client
 address, and the practice store's pruning at most once an hour).
 
 A use is claimed by a conditional UPDATE (``... WHERE used < :limit``, or a reset ``WHERE

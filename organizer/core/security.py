@@ -1,5 +1,5 @@
 """Security headers on every response: the one list, used by Flask's responses and by the
-live tables' fast poll (:mod:`.live_fastpoll`), which answers before Flask does."""
+live tables' fast poll (:mod:`organizer.live.fastpoll`), which answers before Flask does."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Who works at an event (issue 11): judges are assigned per event by its organizers, and the
+"""Who works at an event: judges are assigned per event by its organizers, and the
 event says whether its judges may also change the seating."""
 
 from __future__ import annotations

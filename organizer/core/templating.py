@@ -29,7 +29,7 @@ def fixed_decimals(value: float, places: int = 2) -> str:
 
 
 def init_app(app: Flask) -> None:
-    # every card carries its species code beside its colour (issue 13), its name in the reader's language
+    # every card carries its species code beside its colour, its name in the reader's language
     app.jinja_env.filters["species_code"] = species_code
     app.jinja_env.filters["species_name"] = species_name
     app.jinja_env.filters["fixed"] = fixed_decimals

@@ -91,7 +91,7 @@ def audit_page(session: Session, event_id: int, chosen: AuditFilter, number: int
 
 
 
-# --- The log as sentences (issue 13) ------------------------------------------------------------
+# --- The log as sentences ------------------------------------------------------------
 
 @dataclass(frozen=True)
 class AuditLine:

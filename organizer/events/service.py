@@ -61,7 +61,7 @@ class EventInput:
     language: str = "en"
     #: an IANA time zone name; the event's pages and its round clock show times in it
     time_zone: str = "UTC"
-    #: seat round 1 by the club's ratings, the strongest spread across the tables (issue 16)
+    #: seat round 1 by the club's ratings, the strongest spread across the tables
     first_round_by_rating: bool = False
 
 

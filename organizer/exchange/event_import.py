@@ -1,4 +1,4 @@
-"""Import a JSON event export (see :mod:`.exchange`) into a new, identical event: all or nothing.
+"""Import a JSON event export (see :mod:`organizer.exchange.export`) into a new, identical event: all or nothing.
 
 Every item goes through the check its form uses (the event's settings, each player, each result's
 figures), stored live games are replayed through the engine, and whatever the file holds (wrong
@@ -417,7 +417,7 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None, pl
     for number, entry in enumerate(_list(data["audit"], "audit"), start=1):
         place.where = _("Audit entry %(number)d", number=number)
         session.add(_audit_entry(event.id, _object(entry, _("an audit entry")), table_ids))
-    # its players join the club's registry as a sign-up or a CSV import would (issue 16)
+    # its players join the club's registry as a sign-up or a CSV import would
     signals.event_imported.send(session, event=event)
     session.commit()
     signals.results_settled.send(session, event_ids=[event.id])

@@ -1,4 +1,4 @@
-"""Export an event as JSON (complete, re-importable by :mod:`.event_import`) or as CSV files.
+"""Export an event as JSON (complete, re-importable by :mod:`organizer.exchange.event_import`) or as CSV files.
 Records refer to each other by player name, round and table number, never by database id, so an
 export can move between installations."""
 

@@ -3,12 +3,12 @@ since this stamp?", when nothing changed.
 
 400 seats' devices ask once a second, hundreds of phones every 10 seconds, and nearly every
 answer is "no" (204). This WSGI middleware gives that answer from one query
-(:mod:`.services.live_poll`) before Flask builds a request context, a session and a response
+(:mod:`organizer.live.poll`) before Flask builds a request context, a session and a response
 object; anything else (a change, a pick timer to check, an unknown token or code, a page switched
 off, a query of another shape, an error) goes on to Flask as usual, so the answers are the same,
 only cheaper. A phone's poll after a change gets the page's fragment from here too when this
 process rendered it already for another phone (nearly every poll while results come in). Both
-carry the headers Flask's would (``organizer/security.py``'s, and the
+carry the headers Flask's would (``organizer/core/security.py``'s, and the
 ``Vary: Cookie`` Flask adds once the session was looked at)."""
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""One live game over its stored log, whoever's it is: an event table (:mod:`.live_tables`) or a
-practice game (:mod:`.practice`).
+"""One live game over its stored log, whoever's it is: an event table (:mod:`organizer.live.tables`) or a
+practice game (:mod:`organizer.live.practice`).
 
 A :class:`LiveGame` is the row (model and id), the engine's game and who plays each seat when
 it is due (a person, or a bot kind). It loads the replayed state (from this process's cache
 when its version is current), settles whatever bots and the pick timer owe the game, and
-applies a seat's action through :mod:`.live_log`'s compare-and-set. Reading (:meth:`LiveGame.load`,
+applies a seat's action through :mod:`organizer.live.log`'s compare-and-set. Reading (:meth:`LiveGame.load`,
 :meth:`LiveGame.owes`) never writes; writing (:meth:`LiveGame.settle`, :meth:`LiveGame.act`)
 happens on POSTs only, so no GET changes a game. What differs between an
 event table and a practice game are three hooks: why a seat may not act now, whether bots and

@@ -56,7 +56,7 @@ def describe_progress(progress: Progress) -> tuple[str, str]:
                          p.cards_in_hands, undealt=p.draw_pile))
     if p.finished:
         return ngettext("finished after %(num)d turn", "finished after %(num)d turns", p.turn or 0), _("draw pile empty")
-    doing = _(_PHASES[p.phase])  # every phase has its words (tests/organizer/test_live_overview_pages.py)
+    doing = _(_PHASES[p.phase])  # every phase has its words (tests/live/test_live_overview_pages.py)
     return (_("turn %(turn)d, %(player)s: %(phase)s", turn=p.turn or 0, player=p.actor_name or "", phase=doing),
             ngettext("%(num)d card in the draw pile", "%(num)d cards in the draw pile", p.draw_pile))
 

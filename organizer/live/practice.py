@@ -233,7 +233,7 @@ def version_of(session: Session, token: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-# -- limits: per client address, the total, and pruning (issue 10) --------------------------------
+# -- limits: per client address, the total, and pruning --------------------------------
 
 #: an unfinished game untouched this long is deleted; a finished one this long after its end
 IDLE_UNFINISHED = timedelta(hours=24)

@@ -1,6 +1,6 @@
-"""Refusing a flood of practice games cheaply (issue 10: one client sent about 4,500 in 20 s).
+"""Refusing a flood of practice games cheaply (a single client can send thousands in seconds).
 
-The limit itself is counted in the database (:mod:`.services.rate_windows`), shared by every
+The limit itself is counted in the database (:mod:`organizer.core.rate_windows`), shared by every
 worker, and decided by Flask's view (:func:`.practice.create`). Once the view has refused an
 address, it leaves in the request's environ when that address's window ends, and this WSGI
 middleware remembers it: until then, this process answers that address's ``POST /practice``

@@ -19,7 +19,7 @@ from organizer.live.pages import SeatUrls, act_and_show, render_seat
 bp = Blueprint("practice", __name__, url_prefix="/practice")
 
 #: where a refusal for too many games from an address leaves when it ends (time.time()) in the
-#: request's WSGI environ, so the practice gate (:mod:`.practice_gate`) refuses that address's
+#: request's WSGI environ, so the practice gate (:mod:`organizer.live.practice_gate`) refuses that address's
 #: next creations itself until then, before Flask
 REFUSED_UNTIL = "organizer.live.practice_views.refused_until"
 

@@ -1,4 +1,4 @@
-"""A table tablet without a connection (issue 15): the service worker and the web app manifest.
+"""A table tablet without a connection: the service worker and the web app manifest.
 
 Both are served from the app's root rather than ``/static/``: a service worker controls only the
 pages under the path it is served from, and the judge's pages are all over the app. The worker's

@@ -24,7 +24,7 @@ PlacedCard = tuple[int, int, str, int]
 #: or a plain sentence (e.g. why the right went elsewhere).
 ExplanationLine = tuple[str, int] | str
 
-#: The default tie-break order (issue 3), in words as printed under standings.
+#: The default tie-break order, in words as printed under standings.
 DEFAULT_TIE_BREAKS: tuple[str, ...] = (
     "total game points",
     "opponents' average tournament points",
@@ -74,7 +74,7 @@ class RoundPackData:
     paper: Paper = "a4"
     #: Free text under the title, e.g. the date and venue.
     subtitle: str | None = None
-    #: The event's public page (issue 12), printed as a QR code on the first page so players
+    #: The event's public page, printed as a QR code on the first page so players
     #: scan it to find their table; None when the organizer switched the page off.
     public_url: str | None = None
 

@@ -1,4 +1,4 @@
-"""A season's league table on paper (issue 16): the rule it ranks by, every player's line,
+"""A season's league table on paper: the rule it ranks by, every player's line,
 and the events it counts. Plain data in, PDF out, as the event standings."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Player cards (issue 12): one card per player with the QR code of their own page, four to an A4
+"""Player cards: one card per player with the QR code of their own page, four to an A4
 or Letter page, to cut and hand out at the desk. The card shows the player's name, the event and
 the link; no e-mail address and no other player's anything."""
 

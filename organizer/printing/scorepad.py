@@ -189,7 +189,7 @@ def draw_scorepad_page(
             swatch_size = min(row_height - 6, 9 * mm)
             swatch_y = y + (row_height - swatch_size) / 2
             swatch(canvas, left + 4, swatch_y, swatch_size, hex_value)
-            # the species code on its colour: a greyscale copy still tells the species apart (issue 13)
+            # the species code on its colour: a greyscale copy still tells the species apart
             canvas.setFillColor(text_on(hex_value))
             canvas.setFont(BOLD, swatch_size * 0.42)
             canvas.drawCentredString(left + 4 + swatch_size / 2, swatch_y + swatch_size * 0.34, species_code(label))

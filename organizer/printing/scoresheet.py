@@ -148,7 +148,7 @@ def draw_card(canvas: Canvas, x: float, y: float, size: float, species: str, val
     canvas.setFillColor(ink)
     canvas.setFont(BOLD, size * 0.34)
     canvas.drawString(x + size * 0.12, y + size - size * 0.42, str(value))
-    # the species code, so no one needs the colour to tell species apart (issue 13)
+    # the species code, so no one needs the colour to tell species apart
     canvas.setFont(BOLD, size * 0.22)
     canvas.drawRightString(x + size * 0.88, y + size - size * 0.36, species_code(species))
     if show_name:

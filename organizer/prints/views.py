@@ -36,7 +36,7 @@ def slug(text: str) -> str:
 
 
 def load_event(event_id: int) -> Event:
-    """The event, and its language for everything printed: a pack speaks to the whole room (issue 14)."""
+    """The event, and its language for everything printed: a pack speaks to the whole room."""
     event = _load_event(event_id)
     use_event_language(event)
     return event

@@ -1,4 +1,4 @@
-"""What needs the organizer on a round's page (issue 12): disputed results, tables still without
+"""What needs the organizer on a round's page: disputed results, tables still without
 a result some minutes into the round clock, results not confirmed yet, and players who checked
 themselves in since the round was made."""
 

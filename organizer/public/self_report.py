@@ -1,4 +1,4 @@
-"""A player's own page (issue 12): their table and seat this round, their results, self check-in,
+"""A player's own page: their table and seat this round, their results, self check-in,
 dropping themselves, and reporting, confirming or disputing their paper table's result.
 
 The token in the link is the player's only credential: every action acts for that player alone,

@@ -1,4 +1,4 @@
-"""The public event page (issue 12): what anyone holding the event's code may see, and the cheap
+"""The public event page: what anyone holding the event's code may see, and the cheap
 "changed since?" stamp its phones poll.
 
 What leaves here is plain typed data built from names, numbers and statuses only, so a template

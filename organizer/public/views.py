@@ -1,4 +1,4 @@
-"""The players' side of an event (issue 12): the public page ``/e/<code>``, each player's own page
+"""The players' side of an event: the public page ``/e/<code>``, each player's own page
 ``/p/<token>`` with check-in, dropping out and self-reporting, and the organizer's tools for it
 (settings, a player's link and card, sending it, the round's "needs attention" list).
 
@@ -112,7 +112,7 @@ def _panel(event: Event, stamp: str | None = None) -> str:
 
 def cached_fragment(code: str, stamp: str, search: str, language: str) -> str | None:
     """The fragment this process rendered for the page ``code`` at ``stamp`` (the poll's answer
-    from organizer/live_fastpoll.py), or None."""
+    from organizer/live/fastpoll.py), or None."""
     return _PANELS.get((code, stamp, search[:80], language))
 
 

@@ -1,6 +1,6 @@
 """The rounds made final as history: who sat at which table in which seat, for the seating of
 the next round, a proposal's repeats and an export's seats. Kept per process: a published
-seating never changes (issue 10)."""
+seating never changes."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ PlayedTable = tuple[str, list[int | None]]
 
 
 #: the tables of the rounds made final and the history built from them, per database, event and
-#: round: a published seating never changes (issue 10), so a 10,000-player event's proposal, its
+#: round: a published seating never changes, so a 10,000-player event's proposal, its
 #: page and its swaps read 40,000 seats once per process, not on every request. The key holds the
 #: rounds and each one's seats counted and summed (players, seats times players), read each time
 #: (one aggregate query): a database that reuses ids does not hand back another event's history.

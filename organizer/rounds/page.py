@@ -1,6 +1,6 @@
 """The round's page: a page of its tables with their results' progress over the whole round,
 who dropped, a proposal's repeats, and the swap form's search for a seated player. Reads what
-spans every table of a big round as columns; only the page's tables whole (issue 10)."""
+spans every table of a big round as columns; only the page's tables whole."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ class RoundReview:
     more_repeats: int = 0
     more_repeated_seats: int = 0
     #: round 1 proposed with the event's "seat round 1 by rating": (players rated, players not);
-    #: None when it was a shuffle (issue 16)
+    #: None when it was a shuffle
     by_rating: tuple[int, int] | None = None
 
 

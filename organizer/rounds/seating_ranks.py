@@ -1,5 +1,5 @@
 """Where each player stands before a round is seated: the event's standings from round 2 on,
-the club's ratings for a round 1 seated by rating (issue 16)."""
+the club's ratings for a round 1 seated by rating."""
 
 from __future__ import annotations
 

@@ -220,7 +220,7 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
                                        "%(num)d players are checked in for this round; at least 2 are needed.",
                                        len(players))})
     seed = secrets.randbelow(2**31) if seed is None else seed
-    # Round 1 by rating (issue 16): only when someone is rated; nobody rated is today's shuffle.
+    # Round 1 by rating: only when someone is rated; nobody rated is today's shuffle.
     by_rating = rating_order(session, players) if number == 1 and event.first_round_by_rating else None
     if number > 1:
         ranks = current_ranks(session, event, players)
@@ -256,7 +256,7 @@ def propose_round(session: Session, event: Event, actor: str, seed: int | None =
 
 def _insert_tables(session: Session, event: Event, rnd: Round, tables: Sequence[Sequence[int]]) -> None:
     """The round's tables and seats, as two multi-row INSERTs: 2,500 tables written one flush
-    at a time took seconds (issue 10). Every column is given, as the models' defaults would."""
+    at a time took seconds. Every column is given, as the models' defaults would."""
     assert rnd.id is not None
     digital = rnd.format == RoundFormat.DRAFT
     table_rows = [dict(round_id=rnd.id, number=table_number, digital=digital, game=None, action_log=[], log_version=0,

@@ -1,5 +1,5 @@
 """A table's page: seats, species, result entry (totals / scorepad / score case), confirmations,
-disputes (the event's audit log is organizer/audit.py)."""
+disputes (the event's audit log is organizer/events/audit_views.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// The new-event form offers the browser's own time zone (issue 13): an empty time-zone field
+// The new-event form offers the browser's own time zone: an empty time-zone field
 // marked data-browser-zone is filled from Intl; the organizer may type another one.
 (function () {
   "use strict";

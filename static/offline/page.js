@@ -1,4 +1,4 @@
-// A table tablet without a connection (issue 15), the pages' half (the other is the service
+// A table tablet without a connection, the pages' half (the other is the service
 // worker, static/offline/sw.js, served as /sw.js):
 // - a result saved while the network is down is kept on the device (IndexedDB) with the version
 //   of the result its form was made from, shown as "not sent yet" (a count in the top bar, a
@@ -28,7 +28,7 @@
   var POST_TIMEOUT_MS = 20000;
   var STRINGS_KEY = "arboretum-page-strings";
 
-  // ---- what the scripts say, in the reader's language (issue 14) ----
+  // ---- what the scripts say, in the reader's language ----
   // Every page renders the strings translated into a JSON block (base.html, organizer/offline.py
   // page_strings); the offline page, a static file, uses the last ones this device was given.
   var STRINGS = (function () {

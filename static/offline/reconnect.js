@@ -1,4 +1,4 @@
-// Live seat pages (issue 15): the page polls every second (hx-trigger="every 1s" on #live) and
+// Live seat pages: the page polls every second (hx-trigger="every 1s" on #live) and
 // htmx keeps polling after a failure, so the next answered poll resumes the game by itself.
 // This only says so: after MISSES_SHOWN polls in a row without an answer, or STALL_MS without
 // any answered poll (a request left hanging by a Wi-Fi that carries nothing), "Reconnecting…"

@@ -1,4 +1,4 @@
-// The organizer's service worker (issue 15), served as /sw.js by organizer/offline.py, which puts
+// The organizer's service worker, served as /sw.js by organizer/offline.py, which puts
 // in the shell's files and version. Written by hand rather than with Workbox: it does three small
 // things (keep the shell, keep the pages a judge needs at a table, answer for them without a
 // connection), needs no build step, and every line of it can be read here.

@@ -1,4 +1,4 @@
-"""practice games (solo and practice games in the browser, issue 4)
+"""practice games (solo and practice games in the browser)
 
 Revision ID: 0002
 Revises: 0001

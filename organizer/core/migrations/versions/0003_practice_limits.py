@@ -1,4 +1,4 @@
-"""practice games: limits per client address, pruning (issue 10)
+"""practice games: limits per client address, pruning
 
 Revision ID: 0003
 Revises: 0002

@@ -1,4 +1,4 @@
-"""staff accounts: roles, revocable sessions, one-time links, judges per event (issue 11)
+"""staff accounts: roles, revocable sessions, one-time links, judges per event
 
 Revision ID: 0004
 Revises: 0003

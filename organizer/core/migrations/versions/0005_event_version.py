@@ -1,4 +1,4 @@
-"""event settings carry a version: a stale event form is refused (issue 10)
+"""event settings carry a version: a stale event form is refused
 
 Revision ID: 0005
 Revises: 0004

@@ -1,4 +1,4 @@
-"""club registry, ratings, seasons (issue 16); existing events' players linked to the registry
+"""club registry, ratings, seasons; existing events' players linked to the registry
 
 Revision ID: 0006
 Revises: 0005

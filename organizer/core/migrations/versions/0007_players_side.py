@@ -1,4 +1,4 @@
-"""the players' side of an event (issue 12): public page code and settings, player links
+"""the players' side of an event: public page code and settings, player links
 
 Revision ID: 0007
 Revises: 0006

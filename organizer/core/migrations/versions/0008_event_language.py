@@ -1,4 +1,4 @@
-"""events carry a language for their printed matter and projector, and a time zone (issues 13, 14)
+"""events carry a language for their printed matter and projector, and a time zone
 
 Revision ID: 0008
 Revises: 0007

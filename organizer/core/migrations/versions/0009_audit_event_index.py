@@ -1,5 +1,5 @@
 """an index on audit entries (event_id, id): an event's log is read newest first by id, a page
-at a time (issue 10), without sorting all of the event's entries
+at a time, without sorting all of the event's entries
 
 Revision ID: 0009
 Revises: 0008

@@ -1,5 +1,5 @@
 """a bot seat of a live table plays at a chosen level, and an event may seat its first round
-by the club's ratings (issues 16, 17)
+by the club's ratings
 
 Revision ID: 0010
 Revises: 0009

@@ -1,5 +1,5 @@
 """a club player may have a public profile (their consent and its unguessable address), and each
-event's league figures are stored (issue 16)
+event's league figures are stored
 
 Revision ID: 0011
 Revises: 0010

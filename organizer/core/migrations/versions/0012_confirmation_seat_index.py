@@ -1,6 +1,6 @@
 """an index on confirmations' seat: removing a seat (discarding a proposal, a cascade) checks that
 no confirmation names it, which without an index reads every confirmation once per seat; a
-10,000-player proposal took 10 s to discard on SQLite (issue 10)
+10,000-player proposal took 10 s to discard on SQLite
 
 Revision ID: 0012
 Revises: 0011
