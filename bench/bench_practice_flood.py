@@ -43,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.faults.harness import Client, ServerProcess, demo_database
+from tests.system.faults.harness import Client, ServerProcess, demo_database
 
 
 def _percentile(values: list[float], share: float) -> float:

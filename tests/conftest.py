@@ -15,7 +15,11 @@ from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 from jinja2.environment import Environment
 
-#: suites that test the app from outside: real server processes, a real browser
+#: the fixtures of the organizer's tests (an app on SQLite and PostgreSQL, a session, a signed-in
+#: client, helpers that make events and players), for every feature's folder
+pytest_plugins = ["tests.fixtures.organizer"]
+
+#: suites that test the app from outside (tests/system): real server processes, a real browser
 SYSTEM_SUITES = ("browser", "races", "faults", "security", "hostile")
 
 

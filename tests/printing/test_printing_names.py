@@ -1,0 +1,83 @@
+"""Long names on paper: wrapped onto two lines at a readable size, never cut to
+"Noah Müller-Lüdenschei…" nor shrunk to 5 pt; and every printed species carries its code."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from organizer.printing import round_pack, score_sheet, standings_pdf
+from organizer.printing.fonts import BOLD, register_fonts
+from organizer.printing.layout import fit_lines
+from organizer.printing.samples import sample_round_pack, sample_score_sheet, sample_standings
+from tests.printing.support import all_text
+
+LONG = "Noah Müller-Lüdenscheid"
+LONGER = "Maximiliane-Henriette von Hohenzollern-Sigmaringen"
+
+register_fonts()
+
+name_parts = st.text(alphabet="abcdefghijklmnopqrstuvwxyzäöüéßŁłøÅ", min_size=1, max_size=14)
+names = st.lists(name_parts, min_size=1, max_size=4).flatmap(
+    lambda words: st.tuples(st.just(words), st.lists(st.sampled_from([" ", "-"]), min_size=len(words) - 1,
+                                                     max_size=len(words) - 1)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(names, st.floats(min_value=25, max_value=70))
+def test_a_name_keeps_every_letter_on_at_most_two_lines_or_says_it_was_cut(parts: tuple[list[str], list[str]],
+                                                                           width_mm: float) -> None:
+    words, joins = parts
+    name = words[0] + "".join(j + w for j, w in zip(joins, words[1:], strict=True))
+    lines, size = fit_lines(name, BOLD, 13, width_mm * mm, min_size=8)
+    assert 1 <= len(lines) <= 2 and size >= 8
+    assert all(stringWidth(line, BOLD, size) <= width_mm * mm + 0.01 for line in lines)
+    if not any(line.endswith("…") for line in lines):
+        # nothing lost: the lines put together (a space where the break was one) are the name
+        assert re.sub(r"\s+", "", "".join(lines)) == re.sub(r"\s+", "", name)
+
+
+def test_a_double_barrelled_name_breaks_after_its_hyphen_at_a_readable_size() -> None:
+    lines, size = fit_lines(LONG, BOLD, 13, 38 * mm, min_size=8)
+    assert lines == ("Noah Müller-", "Lüdenscheid") and size == 13
+
+
+def _with_long_names(pack: object) -> object:
+    tables = list(pack.tables)  # type: ignore[attr-defined]
+    first = tables[0]
+    seats = list(first.seats)
+    seats[0] = dataclasses.replace(seats[0], player=LONG)
+    seats[1] = dataclasses.replace(seats[1], player=LONGER)
+    tables[0] = dataclasses.replace(first, seats=tuple(seats), digital=True)
+    return dataclasses.replace(pack, tables=tuple(tables))  # type: ignore[type-var]
+
+
+def test_round_pack_prints_long_names_whole() -> None:
+    text = all_text(round_pack(_with_long_names(sample_round_pack(tables=3)))).replace("\n", " ")  # type: ignore[arg-type]
+    # seating list, "find your table", the scorepad's column and the private-link slip
+    assert text.count("Lüdenscheid") >= 4
+    assert "Sigmaringen" in text
+    assert "Lüdenschei…" not in text and "Müller-Lüdenschei…" not in text
+
+
+def test_standings_print_long_names_whole() -> None:
+    data = sample_standings(players=12)
+    rows = list(data.rows)
+    rows[0] = dataclasses.replace(rows[0], player=LONGER, club="Spielgemeinschaft Nordrhein-Westfalen e. V.")
+    text = all_text(standings_pdf(dataclasses.replace(data, rows=tuple(rows))))
+    assert "Sigmaringen" in text and "Westfalen" in text
+
+
+def test_score_sheet_cards_carry_species_codes() -> None:
+    """A greyscale copy tells Oak from Royal Poinciana: each species row and card has its code."""
+    data = sample_score_sheet()
+    text = all_text(score_sheet(data))
+    for species in data.species_in_play:
+        from engine.cards import species_code
+
+        assert f"{species_code(species)} {species}" in text

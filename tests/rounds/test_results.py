@@ -1,0 +1,266 @@
+"""Result entry at the table: totals and scorepad, confirmations, disputes, conflicts, audit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from sqlmodel import Session, select
+
+from organizer.core.models import AuditEntry, Event, Result, Round
+from organizer.rounds import service as round_service
+from tests.fixtures.organizer import HX, add_players, create_event, error_beside
+from tests.rounds.support import published_table, scorepad_form, totals_form, url
+
+
+def stored(session: Session) -> Result:
+    session.expire_all()
+    return session.exec(select(Result)).one()
+
+
+def test_totals_entry(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    page = signed_in.get(url(event)).text
+    assert "Enter the result" in page and 'name="points_' in page
+    response = signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 37, 20], [6, 5, 7, 4]))
+    assert response.status_code == 302
+    result = stored(session)
+    assert [s["points"] for s in result.seats] == [42, 37, 37, 20]
+    assert [s["species_count"] for s in result.seats] == [6, 5, 7, 4]
+    assert [s["player_id"] for s in result.seats] == [sv.seat.player_id for sv in view.seats]
+    assert (result.status, result.version, result.entered_by, result.entry_mode) == ("entered", 1, "Tess", "totals")
+    entry = session.exec(select(AuditEntry).where(AuditEntry.action == "result.entered")).one()
+    assert entry.new and entry.new["seats"][0]["points"] == 42 and entry.actor == "Tess"
+    page = signed_in.get(url(event)).text
+    assert "Organizer confirms" in page and "agrees" in page
+
+
+def test_bad_totals_keep_what_was_typed(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    form = totals_form(view, [42, "lots", -1, 20], [6, 5, 11, 4])
+    response = signed_in.post(url(event, "result"), data=form, headers=HX)
+    assert response.status_code == 422
+    sid = [s.seat.id for s in view.seats]
+    assert "whole number from 0 to 300" in error_beside(response.text, f"points_{sid[1]}")
+    assert error_beside(response.text, f"points_{sid[2]}")
+    assert "0 to 10" in error_beside(response.text, f"species_{sid[2]}")
+    assert 'value="lots"' in response.text and 'value="42"' in response.text
+    assert session.exec(select(Result)).all() == []
+
+
+def test_scorepad_adds_up_and_refuses_impossible_scores(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    page = signed_in.get(url(event) + "?mode=scorepad&edit=1").text
+    assert page.count('data-sum="') == 40  # 10 species x 4 seats
+    rows = [[0] * 10 for _ in range(4)]
+    rows[0][0], rows[0][3] = 1, 20
+    rows[1][2] = "x"
+    response = signed_in.post(url(event, "result"), data=scorepad_form(view, rows, [3, 3, 3, 3]))
+    assert response.status_code == 422
+    sid = view.seats[0].seat.id
+    assert "never scores 1" in error_beside(response.text, f"pad_{sid}_0")
+    assert "never scores 1 or more than 19" in error_beside(response.text, f"pad_{sid}_3")
+    assert error_beside(response.text, f"pad_{view.seats[1].seat.id}_2")
+    assert session.exec(select(Result)).all() == []
+    rows = [[0] * 10 for _ in range(4)]
+    rows[0][:3] = [19, 7, 2]
+    rows[1][5] = 12
+    rows[2] = [""] * 10  # empty counts 0
+    form = scorepad_form(view, rows, [8, 5, 0, 2])
+    assert signed_in.post(url(event, "result"), data=form).status_code == 302
+    result = stored(session)
+    assert [s["points"] for s in result.seats] == [28, 12, 0, 0]
+    species = view.table.species
+    assert result.seats[0]["scorepad"][species[0]] == 19 and result.seats[1]["scorepad"][species[5]] == 12
+    page = signed_in.get(url(event)).text
+    assert "<strong>28</strong>" in page
+
+
+def test_draft_scorepad_allows_one_and_the_bonus(signed_in: FlaskClient, session: Session) -> None:
+    event = create_event(session, round_formats=["draft"], entry_modes=["scorepad"])
+    view = published_table(signed_in, session, event, players=2)
+    assert len(view.table.species) == 7
+    # a draft table plays on the devices; the organizer takes it back to paper first
+    assert signed_in.post(url(event, "paper"), data={"version": view.table.log_version}).status_code == 302
+    rows = [[1, 15, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0, 0]]
+    response = signed_in.post(url(event, "result"), data=scorepad_form(view, rows, [2, 1], bonus=[3, 2]))
+    assert response.status_code == 422
+    assert "bonus is 3" in error_beside(response.text, f"bonus_{view.seats[1].seat.id}")
+    response = signed_in.post(url(event, "result"), data=scorepad_form(view, rows, [2, 1], bonus=[3, ""]))
+    assert response.status_code == 302
+    assert [s["points"] for s in stored(session).seats] == [19, 2]
+
+
+def test_mode_not_allowed_by_the_event(signed_in: FlaskClient, session: Session) -> None:
+    event = create_event(session, entry_modes=["scorepad"])
+    view = published_table(signed_in, session, event)
+    assert 'name="pad_' in signed_in.get(url(event)).text  # the allowed mode is offered
+    response = signed_in.post(url(event, "result"), data=totals_form(view, [1, 2, 3, 4], [1, 1, 1, 1]))
+    assert response.status_code == 422 and "does not allow totals entry" in response.text
+    assert session.exec(select(Result)).all() == []
+
+
+def test_every_player_confirms(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    for index, seat_view in enumerate(view.seats):
+        response = signed_in.post(url(event, "confirm"), data={"seat": seat_view.seat.id, "version": 1}, headers=HX)
+        assert response.status_code == 200 and response.text.lstrip().startswith('<div id="table-result">')
+        expected = "confirmed" if index == len(view.seats) - 1 else "entered"
+        assert stored(session).status == expected
+    # A repeated tap changes nothing.
+    signed_in.post(url(event, "confirm"), data={"seat": view.seats[0].seat.id, "version": 1})
+    assert len(session.exec(select(AuditEntry).where(AuditEntry.action == "result.confirmed_by_player")).all()) == 4
+
+
+def test_stale_confirmation_is_refused(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], version=1))
+    response = signed_in.post(url(event, "confirm"), data={"seat": view.seats[0].seat.id, "version": 1})
+    assert response.status_code == 422 and "changed since you opened it; nothing was saved" in response.text
+    assert session.exec(select(AuditEntry).where(AuditEntry.action == "result.confirmed_by_player")).all() == []
+
+
+def test_dispute_then_organizer_corrects_and_confirms(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    response = signed_in.post(url(event, "dispute"), data={"version": 1, "note": " "})
+    assert response.status_code == 422 and "Say briefly what is wrong" in response.text
+    signed_in.post(url(event, "dispute"), data={"version": 1, "note": "Cy had 33, not 30"})
+    result = stored(session)
+    assert result.status == "disputed" and result.dispute_note == "Cy had 33, not 30"
+    assert "Disputed: Cy had 33, not 30" in signed_in.get(url(event)).text
+    # A player cannot confirm a disputed result; the organizer corrects it.
+    response = signed_in.post(url(event, "confirm"), data={"seat": view.seats[0].seat.id, "version": 1})
+    assert response.status_code == 422
+    edit_page = signed_in.get(url(event) + "?edit=1").text
+    assert f'name="points_{view.seats[2].seat.id}" inputmode="numeric" pattern="[0-9]*" value="30"' in edit_page
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 33, 20], [6, 5, 7, 4], version=1))
+    result = stored(session)
+    assert (result.status, result.version, result.seats[2]["points"]) == ("entered", 2, 33)
+    signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 2})
+    assert stored(session).status == "confirmed"
+    corrected = session.exec(select(AuditEntry).where(AuditEntry.action == "result.corrected")).one()
+    assert corrected.old and corrected.old["seats"][2]["points"] == 30
+    assert corrected.new and corrected.new["seats"][2]["points"] == 33
+    audit_page = signed_in.get(f"/events/{event.id}/audit").text
+    for action in ("result.entered", "result.disputed", "result.corrected", "result.confirmed"):
+        assert action in audit_page
+
+
+def test_two_tablets_one_stored_result_and_an_audit_entry(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    first = totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4])
+    second = totals_form(view, [40, 37, 30, 20], [6, 5, 7, 4])  # both forms opened before any save
+    assert signed_in.post(url(event, "result"), data=first).status_code == 302
+    response = signed_in.post(url(event, "result"), data=second, headers=HX)
+    assert response.status_code == 409
+    assert "was <strong>not</strong> saved" in response.text
+    assert 'value="40"' in response.text  # what the second tablet typed is still on its screen
+    result = stored(session)
+    assert result.version == 1 and result.seats[0]["points"] == 42
+    refused = session.exec(select(AuditEntry).where(AuditEntry.action == "result.conflict_refused")).one()
+    assert refused.new and refused.new["seats"][0]["points"] == 40
+    # Two corrections of version 1: the second is refused too.
+    assert signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 1)).status_code == 302
+    assert signed_in.post(url(event, "result"), data=totals_form(view, [44, 37, 30, 20], [6, 5, 7, 4], 1)).status_code == 409
+    assert stored(session).seats[0]["points"] == 43
+
+
+def test_results_only_while_published(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    add_players(session, event, 4)
+    signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "3"})
+    rnd = session.exec(select(Round)).one()
+    assert rnd.id is not None
+    view = round_service.tables_of(session, rnd.id)[0]
+    response = signed_in.post(url(event, "result"), data=totals_form(view, [1, 2, 3, 4], [1, 1, 1, 1]))
+    assert response.status_code == 422 and "is proposed" in response.text
+    assert "Results can be entered once the round is published" in signed_in.get(url(event)).text
+
+
+@pytest.mark.parametrize("action", ["confirm", "dispute"])
+def test_confirm_or_dispute_without_result_is_404(signed_in: FlaskClient, session: Session, event: Event, action: str) -> None:
+    published_table(signed_in, session, event)
+    assert signed_in.post(url(event, action), data={"version": 1}).status_code == 404
+
+
+def test_close_round_after_all_confirmed(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    response = signed_in.post(f"/events/{event.id}/rounds/1/close")
+    assert "result not confirmed at table 1" in response.text
+    signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 1})
+    assert signed_in.post(f"/events/{event.id}/rounds/1/close").status_code == 302
+    session.expire_all()
+    assert session.exec(select(Round)).one().status == "finished"
+
+
+def test_tablets_submitting_at_the_same_instant(app: Any, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    """Several tablets press "Save" together: one result is stored, every other entry is refused
+    and kept in the audit log; none is lost and none overwrites another."""
+    import threading
+
+    from tests.fixtures.organizer import sign_in
+
+    view = published_table(signed_in, session, event)
+    clients = [app.test_client() for _ in range(6)]
+    for client in clients:
+        assert sign_in(client).status_code == 302
+    barrier = threading.Barrier(len(clients))
+    statuses: list[int] = []
+
+    def submit(index: int, client: FlaskClient) -> None:
+        form = totals_form(view, [50 + index, 37, 30, 20], [6, 5, 7, 4])
+        barrier.wait()
+        statuses.append(client.post(url(event, "result"), data=form).status_code)
+
+    threads = [threading.Thread(target=submit, args=(i, c)) for i, c in enumerate(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(statuses) == [302] + [409] * (len(clients) - 1)
+    result = stored(session)
+    assert result.version == 1
+    refused = session.exec(select(AuditEntry).where(AuditEntry.action == "result.conflict_refused")).all()
+    entered = session.exec(select(AuditEntry).where(AuditEntry.action == "result.entered")).all()
+    assert len(refused) == len(clients) - 1 and len(entered) == 1
+    typed = {e.new["seats"][0]["points"] for e in refused if e.new} | {result.seats[0]["points"]}
+    assert typed == {50 + i for i in range(len(clients))}  # every tablet's figures are kept somewhere
+
+
+def test_disputes_are_listed_for_the_organizer(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    assert "Disputed results wait for you" not in signed_in.get(f"/events/{event.id}").text
+    signed_in.post(url(event, "dispute"), data={"version": 1, "note": "Bo's Oak path was 9"})
+    page = signed_in.get(f"/events/{event.id}").text
+    assert "Disputed results wait for you" in page and "Round 1, Table 1</a>: Bo&#39;s Oak path was 9" in page
+
+
+def test_reopen_a_closed_round_to_correct_a_result(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 1})
+    signed_in.post(f"/events/{event.id}/rounds/1/close")
+    refused = signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 1))
+    assert refused.status_code == 422 and "is finished" in refused.text
+    assert "Reopen round 1" in signed_in.get(f"/events/{event.id}/rounds/1").text
+    assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 302
+    assert signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 1)).status_code == 302
+    assert stored(session).seats[0]["points"] == 43
+    assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 422  # already open
+    grid = signed_in.get(f"/events/{event.id}/rounds/1?part=grid", headers=HX)
+    assert grid.text.lstrip().startswith('<div id="round-grid"') and 'hx-trigger="every 15s"' in grid.text
+
+
+def test_reopen_refused_once_a_later_round_exists(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 1})
+    signed_in.post(f"/events/{event.id}/rounds/1/close")
+    signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "2"})
+    response = signed_in.post(f"/events/{event.id}/rounds/1/reopen")
+    assert response.status_code == 422 and "Round 2 already exists" in response.text

@@ -1,0 +1,131 @@
+"""Every page of the app, at phone and tablet size, signed in and as a player:
+
+- axe-core finds no serious or critical violation (contrast, labels, names, focus, colour-only links);
+- no page is wider than the screen;
+- every tap target is at least 44 x 44 px (WCAG 2.5.5; a link inside a sentence is exempt, as there);
+- no word is broken across two lines, and no text is cut off by its box.
+
+The pages are found by walking the app's routes with the demo event's ids (as the security suite
+does), so a new page is checked without anyone listing it here."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+
+from playwright.sync_api import Browser
+from sqlmodel import Session, select
+
+from tests.system.browser.conftest import SCREENSHOTS
+from tests.system.browser.support import DEVICES, _check, _device, _sign_in
+from tests.system.faults.harness import ServerProcess, demo_database
+
+pytestmark = pytest.mark.browser
+
+#: Routes that answer a script, not a person: polls, downloads, exports, the service worker.
+NOT_PAGES = re.compile(r"(changed|tick|\.pdf|/pdf|export|\.json|\.csv|\.svg|\.ico|healthz|manifest|service-worker|sw\.js"
+                       r"|/language/|sign-out|/static/)")
+
+
+@dataclass
+class Demo:
+    server: ServerProcess
+    organizer_pages: list[str]
+    player_pages: list[str]
+
+
+def _prepare(path: Path) -> tuple[str, dict[str, str], list[str]]:
+    """The demo event, with table 3 moved onto the players' devices and a solo practice game."""
+    url = demo_database(path)
+    from organizer.core.db import make_engine
+    from organizer.core.models import Event, PracticeGame, Round, Seat
+    from organizer.live import practice
+    from organizer.live import tables as live_tables
+
+    engine = make_engine(url)
+    with Session(engine, expire_on_commit=False) as db:
+        event = db.exec(select(Event)).one()
+        rnd = db.exec(select(Round).where(Round.event_id == event.id)).one()
+        view = live_tables.find_table(db, rnd, 3)
+        assert view is not None
+        live_tables.make_digital(db, event, rnd, view, "demo")
+        practice.create_game(db, practice.parse_setup({"mode": "solo", "edition": "2018", "name": "Rosa"}), seed=7)
+        practice.create_game(db, practice.parse_setup({"mode": "standard", "players": "3", "edition": "2018",
+                                                       "name": "Rosa"}), seed=8)
+        from organizer.core.models import Player
+
+        player = db.exec(select(Player).where(Player.event_id == event.id)).first()
+        from organizer.core.models import GameTable
+
+        # the seats of the table playing on the devices (a paper table's seat links answer 404)
+        seats = db.exec(select(Seat).join(GameTable, GameTable.id == Seat.table_id)  # type: ignore[arg-type]
+                        .where(GameTable.digital)).all()
+        assert player is not None and seats
+        ids = {"event_id": str(event.id), "player_id": str(player.id), "number": str(rnd.number), "table": "2",
+               "code": event.public_code}
+        player_pages = [f"/e/{event.public_code}", f"/p/{player.token}", "/practice", "/scorepad", "/sign-in"]
+        player_pages += [f"/play/{seat.token}" for seat in seats[:1]]
+        player_pages += [f"/practice/{game.token}" for game in db.exec(select(PracticeGame)).all()]
+    engine.dispose()
+    return url, ids, player_pages
+
+
+def _organizer_pages(url: str, ids: dict[str, str], instance: Path) -> list[str]:
+    from organizer import create_app
+    from tests.system.security.walk import fill
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "walk", "DATABASE_URL": url, "AUTO_MIGRATE": False})
+    pages = []
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        if "GET" not in (rule.methods or set()) or "token" in rule.arguments or NOT_PAGES.search(rule.rule):
+            continue
+        pages.append(fill(rule, ids))
+    app.extensions["db_engine"].dispose()
+    return sorted(set(pages))
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+    folder = tmp_path_factory.mktemp("every-page")
+    url, ids, player_pages = _prepare(folder / "organizer.sqlite3")
+    organizer_pages = _organizer_pages(url, ids, folder)
+    with ServerProcess(url, folder / "instance", workers=2, threads=4) as server:
+        yield Demo(server, organizer_pages, player_pages)
+
+
+def _report(name: str, problems: list[str]) -> None:
+    """Every problem, for whoever mends the pages (the assertion shows only the first ones)."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    (SCREENSHOTS / f"every-page-{name}.txt").write_text("\n".join(problems) + "\n")
+
+
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_every_organizer_page_is_accessible_and_fits(browser: Browser, demo: Demo, device: str) -> None:
+    page = _device(browser, DEVICES[device])
+    base = demo.server.url
+    _sign_in(page, base)
+    assert len(demo.organizer_pages) >= 25
+    problems: list[str] = []
+    for path in demo.organizer_pages:
+        problems += _check(page, base, path, device)
+    page.context.close()
+    _report(f"organizer-{device}", problems)
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_every_player_page_is_accessible_and_fits(browser: Browser, demo: Demo, device: str) -> None:
+    page = _device(browser, DEVICES[device])
+    base = demo.server.url
+    problems: list[str] = []
+    for path in demo.player_pages:
+        problems += _check(page, base, path, device, must_answer=True)
+    page.context.close()
+    _report(f"player-{device}", problems)
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:40])

@@ -1,0 +1,44 @@
+"""The race suite's server: gunicorn with several worker processes, one per test module and
+database (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set, in a schema of the
+module's own that is created and dropped around it). The app migrates it on start; the demo
+event and account (demo / demo) are added first, as ``flask --app organizer demo`` does.
+
+``RACE_TRIALS`` sets the trials per race (default 50)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+
+from tests.system.races.harness import RaceServer, postgres_schema, running_server
+
+_BACKENDS = [pytest.param("sqlite", id="sqlite")]
+if os.environ.get("TEST_DATABASE_URL"):
+    _BACKENDS.append(pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "races: fires simultaneous requests at a multi-process server "
+                                       "(tests/system/races; RACE_TRIALS trials per race)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/system/races/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.races)
+
+
+@pytest.fixture(scope="module", params=_BACKENDS)
+def race_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RaceServer]:
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    folder: Path = tmp_path_factory.mktemp(f"races-{module}")
+    with ExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{folder / 'organizer.sqlite3'}"
+        else:
+            url = stack.enter_context(postgres_schema(os.environ["TEST_DATABASE_URL"], f"races_{module}"))
+        yield stack.enter_context(running_server(url, folder / "instance"))
