@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlmodel import Session  # noqa: E402
 
+import organizer.club  # noqa: E402, F401 (the club's receivers, as in the app)
 from organizer.accounts import service as accounts  # noqa: E402
 from organizer.core.db import make_engine, upgrade_database  # noqa: E402
 from organizer.core.models import Player  # noqa: E402

@@ -1,7 +1,11 @@
 """The organizer web app's factory, :func:`create_app`, with everything it wires together.
 
 Imported only when an app is built (``organizer.create_app`` imports it then), so the
-``arboretum`` command, which shares the package, does not pay for Flask and the database."""
+``arboretum`` command, which shares the package, does not pay for Flask and the database.
+
+Importing every feature's views imports every feature package, and with them the receivers of
+:mod:`organizer.core.signals` (the club's in :mod:`organizer.club`, the live tables' in
+:mod:`organizer.live`): an app's services always have their listeners."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from datetime import date
 
 from sqlmodel import Session, select
 
+import organizer.club  # noqa: F401 (the club's receivers: its registry and leagues hear of the demo's results)
 from organizer.accounts import service as accounts
 from organizer.core.models import EntryMode, Event, Organizer, Player, Role
 from organizer.core.translate import _
