@@ -1,4 +1,5 @@
-"""Helpers shared by several test modules (from tests.club.test_ratings)."""
+"""Helpers for the club's tests: an event played with given results, its players signed up
+through the services so the registry matches them."""
 
 from __future__ import annotations
 

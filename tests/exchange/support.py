@@ -1,4 +1,5 @@
-"""Helpers shared by several test modules (from tests.exchange.test_exchange)."""
+"""Helpers for the export and import tests: the demo event to export, and what changed between
+two exports."""
 
 from __future__ import annotations
 

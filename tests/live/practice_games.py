@@ -1,5 +1,5 @@
-"""A finished practice game stored straight through the services (no pages), for the tests of
-the end-of-game and replay screens."""
+"""Practice games for the tests: one finished and stored straight through the services (no
+pages), for the end-of-game and replay screens, and one started and played through its pages."""
 
 from __future__ import annotations
 

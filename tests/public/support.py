@@ -1,4 +1,5 @@
-"""Helpers shared by several test modules (from tests.public.test_public, tests.public.test_self_report)."""
+"""Helpers for the tests of the players' side: a seated event with its public page switched
+on, what must never show on a player's page, the self-report form."""
 
 from __future__ import annotations
 

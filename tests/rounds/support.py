@@ -1,4 +1,5 @@
-"""Helpers shared by several test modules (from tests.rounds.test_results, tests.rounds.test_assistant)."""
+"""Helpers for the tests of results and a table's page: a published table, its URLs, the
+result forms as the pages fill them (totals, scorepad, the assistant's typed cases)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Helpers shared by several test modules (from tests.system.browser.test_every_page, tests.system.browser.test_club_event)."""
+"""Helpers for the browser suite: the devices and the page checks every page gets (axe,
+text that must not show, touch targets), and a club evening's steps (first run, an event, its
+players checked in, a round seated and published)."""
 
 from __future__ import annotations
 
