@@ -13,7 +13,7 @@ Run: .venv/bin/python bench/bench_bots.py [--games 1000] [--seconds 3] [--jobs N
    These games are spread over ``--jobs`` processes; every game is seeded, so the figures are
    the same however many processes run them.
 
-``--write`` puts the figures into docs/benchmarks.md, section "Engine: games and bots".
+``--write`` puts the figures into docs/performance.md, section "Engine: games and bots".
 
 3. ``--levels``: the levels against each other, seats rotated one seat per game: one strong bot
    against normal bots (``--strong-games`` games, the strong bot at a fixed ``--playouts`` budget,
@@ -444,7 +444,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per speed row (default 3)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes for the strength games")
     parser.add_argument("--skip-speed", action="store_true", help="only the strength table")
-    parser.add_argument("--write", action="store_true", help="write the figures into docs/benchmarks.md")
+    parser.add_argument("--write", action="store_true", help="write the figures into docs/performance.md")
     parser.add_argument("--levels", action="store_true", help="the levels' table instead (easy, normal, strong)")
     parser.add_argument("--strong-games", type=int, default=300, help="games per strong-bot row (default 300)")
     parser.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
@@ -532,7 +532,7 @@ def main() -> None:
 
 
 def write_section(lines: list[str]) -> None:
-    path = ROOT / "docs" / "benchmarks.md"
+    path = ROOT / "docs" / "performance.md"
     body = "\n".join([START, "## Engine: games and bots", "", "`bench/bench_bots.py`", "", *lines, END])
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
     if START in text and END in text:

@@ -18,7 +18,7 @@ Run: .venv/bin/python bench/bench_live.py [--tables 100] [--seconds 30] [--worke
    with 32 connections for 5 seconds, in the same run.
 
 Everything is bounded: the connection count, the phase lengths and a hard timeout per request.
-``--write`` appends the figures to docs/benchmarks.md ("Live tables")."""
+``--write`` appends the figures to docs/performance.md ("Live tables")."""
 
 from __future__ import annotations
 
@@ -485,7 +485,7 @@ def main() -> None:
         database = "PostgreSQL" if args.database_url else "SQLite"
         command = "bench/bench_live.py " + " ".join(a for a in sys.argv[1:] if a != "--write")
         command = re.sub(r"--database-url \S+", "--database-url postgresql+psycopg://…", command)
-        with (ROOT / "docs" / "benchmarks.md").open("a") as out:
+        with (ROOT / "docs" / "performance.md").open("a") as out:
             out.write(f"\n## Live tables on {database}, {args.pickers} tables picking (bench/bench_live.py)\n\n"
                       f"`.venv/bin/python {command}` "
                       f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). Latency is measured by the load "

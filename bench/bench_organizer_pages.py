@@ -15,7 +15,7 @@ own session and CSRF token, loop like a judge correcting a result: open the resu
 its htmx fragment). Every response is checked (status and content); anything else is an error.
 
 Reported per endpoint: requests, throughput, p50/p95/p99 latency, errors. ``--write`` puts the
-figures into docs/benchmarks.md (section "Organizer pages under load", one per database)."""
+figures into docs/performance.md (section "Organizer pages under load", one per database)."""
 
 from __future__ import annotations
 
@@ -295,7 +295,7 @@ def main() -> None:
 
 
 def write_section(heading: str, report: str) -> None:
-    target = ROOT / "docs" / "benchmarks.md"
+    target = ROOT / "docs" / "performance.md"
     text = target.read_text() if target.exists() else "# Benchmarks\n"
     body = f"{heading}\n\n{report}\n"
     if heading in text:

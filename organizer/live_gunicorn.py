@@ -4,7 +4,7 @@
 Every seat's device asks "changed since N?" once a second, so most requests are tiny and
 wait on the database, not the CPU: a few processes (about 1.5 per core) with several threads
 each keep every core busy while one thread waits; more processes on a 2-core machine only add
-switching and database connections. See docs/decisions.md ("Live tables") and the benchmark in
+switching and database connections. See docs/live.md and the benchmark in
 bench/bench_live.py. Override any setting on the command line (``-w``, ``--threads``, ``-b``)."""
 
 from __future__ import annotations

@@ -19,10 +19,6 @@ from jinja2.environment import Environment
 #: client, helpers that make events and players), for every feature's folder
 pytest_plugins = ["tests.fixtures.organizer"]
 
-#: suites that test the app from outside (tests/system): real server processes, a real browser
-SYSTEM_SUITES = ("browser", "races", "faults", "security", "hostile")
-
-
 def pytest_configure(config: pytest.Config) -> None:
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     base = os.environ.get("TEST_DATABASE_URL")
@@ -48,7 +44,7 @@ def worker_database_url(base: str, worker: str) -> str:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         parts = Path(str(item.fspath)).parts
-        if any(suite in parts for suite in SYSTEM_SUITES):
+        if "system" in parts or item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.system)
 
 

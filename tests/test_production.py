@@ -11,7 +11,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from organizer import PROJECT_ROOT
+
+#: starts gunicorn: the complete tier
+pytestmark = pytest.mark.system
 
 
 def _free_port() -> int:

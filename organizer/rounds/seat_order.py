@@ -15,7 +15,7 @@ An order is scored, compared in this order (`OrderCost`):
 
 Every part is a sum over the table's players and every player sits at one table, so the round's
 cost is the sum of its tables' costs and the best order of each table, found by trying all of
-them (at most 24), is also the best choice for all tables together (docs/decisions.md,
+them (at most 24), is also the best choice for all tables together (docs/rounds.md,
 "Seat positions over an event"; tests/rounds/test_seat_order.py checks it exhaustively).
 Minimising parts 2 and 3 is minimising the sum of squared differences between each player's
 starts (deals) and their fair share, event-wide.

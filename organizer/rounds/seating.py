@@ -103,7 +103,7 @@ class SeatingHistory:
 def table_sizes(n_players: int, preferred: int) -> list[int]:
     """Split `n_players` into tables of 2–4, largest first.
 
-    The rule (see docs/decisions.md): every table within one of `preferred` when that is
+    The rule (see docs/rounds.md): every table within one of `preferred` when that is
     possible at all, then as many tables of the preferred size as possible, then as few
     other tables as possible, then the smallest total distance from the preferred size.
     A table of one never happens.

@@ -173,7 +173,7 @@ def test_heuristic_choice_ignores_hidden_cards(mode: str, players: int) -> None:
     [
         # Fixed seeds, so these cannot flake. Each bar is one a bot playing at its seat share
         # would reach with a chance of 4% or less; the heuristic clears them (1,000-game figures
-        # in docs/benchmarks.md).
+        # in docs/performance.md).
         # seat share 1/2: at least 7 of 8
         ("standard", 2, 8, 7),
         # seat share 1/4: at least 6 of 8 (2010 edition, heuristic seat rotated)

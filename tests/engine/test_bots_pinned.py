@@ -1,6 +1,6 @@
 """The bots' moves, pinned: a few seeded games whose whole logs must not change.
 
-The benchmark figures (docs/decisions.md: normal against easy over 1,000 games, the strong bot's
+The benchmark figures (docs/performance.md: normal against easy over 1,000 games, the strong bot's
 rows) hold only for the bots that played them, so a change made for speed must leave every
 decision as it was. Each game below is played to its end and its log (every seat's every
 action, in order) compared with the one recorded when the figures were measured. A change that
