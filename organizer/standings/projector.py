@@ -16,10 +16,12 @@ from organizer.scoring.event_standings import StandingsView, standings_top
 
 #: how often the projector asks for fresh figures (seconds); the clock itself ticks every second
 REFRESH_SECONDS = 10
-#: names on one screen of "find your table" (two columns)
-SEATING_PER_SCREEN = 60
-#: standings rows shown
-STANDINGS_ROWS = 20
+#: names on one screen of "find your table": two columns of 15, what fits the screen's height at
+#: the projector's type size (organizer.css sizes it by the screen's height, so 720 and 1080 lines
+#: show the same rows)
+SEATING_PER_SCREEN = 30
+#: standings rows shown: the top, leaving the corner below them to the public page's QR code
+STANDINGS_ROWS = 12
 
 
 @dataclass(frozen=True)
