@@ -57,7 +57,7 @@ def render_seat(replayed: Replayed, seat: int, urls: SeatUrls, title: str, statu
     ``owed``: bots or the pick timer owe the game a move, so the screen sends the tick POST."""
     state = replayed.state
     view = state.view(seat)
-    screen = build_screen(view, request.args.get("path", ""))
+    screen = build_screen(view, request.args.get("path", ""), may_act=not extra.get("bot_seat", False))
     if view.turns is not None:  # a draft's log is its last reveal (build_screen)
         screen.moves = recent_moves(state.last_moves(RECENT_MOVES), view)
     return render_page("live/seat.html", "live/live_seat.html", status, screen=screen, urls=urls, title=title,
