@@ -24,6 +24,13 @@ from organizer.live.view import Screen, build_screen, compose_action, recent_mov
 ALREADY_DONE = N_("That was already done (the same form arrived twice); nothing more was changed.")
 #: how many of the last moves the seat's screen lists
 RECENT_MOVES = 6
+#: what the live pages' scripts may show (static/offline/reconnect.js, static/core/organizer.js),
+#: rendered in the page's language into the layout's strings block, by their English
+SCRIPT_STRINGS = (
+    N_("Reconnecting… the game goes on as soon as the connection returns."),
+    N_("The server could not be reached. Check the connection; what you typed is still here."),
+    N_("The server took too long to answer. Try again; what you typed is still here."),
+)
 
 
 @dataclass(frozen=True)
@@ -97,9 +104,15 @@ def seat_qr_svg(token: str) -> Markup:
     return qr_svg(url_for("live.seat", token=token, _external=True))
 
 
+def live_page_strings() -> dict[str, str]:
+    """The live pages' script strings in the page's language (the page's ``#page-strings``)."""
+    return {message: _(message) for message in SCRIPT_STRINGS}
+
+
 def register_template_globals(app: Flask) -> None:
     """The live tables' functions templates call (the app factory calls this once)."""
     app.add_template_global(seat_qr_svg, "seat_qr_svg")
+    app.add_template_global(live_page_strings, "live_page_strings")
     # a bot seat shown as "Bot (strong)" on the overview, the table's page and the seats' screens
     app.add_template_global(live_tables.bot_label, "bot_label")
     app.add_template_global(live_tables.level_word, "level_word")
