@@ -12,13 +12,14 @@ from flask import Flask, current_app, request, url_for
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
+from engine import ArboretumError
 from organizer.accounts.qr import qr_svg
 from organizer.core.db import get_session
 from organizer.core.pages import render_page
 from organizer.core.translate import N_, _
 from organizer.live import tables as live_tables
 from organizer.live.games import LiveGame
-from organizer.live.log import ActionRefused, Replayed
+from organizer.live.log import ActionRefused, Replayed, refusal
 from organizer.live.view import Screen, build_screen, compose_action, recent_moves
 
 ALREADY_DONE = N_("That was already done (the same form arrived twice); nothing more was changed.")
@@ -91,6 +92,9 @@ def act_and_show(game: LiveGame, seat: int, show: ShowSeat) -> Any:
     form = {key: request.form.get(key, "") for key in ("action", "verb", "card", "cell")}
     try:
         applied = game.act(db, seat, compose_action(form), request.form.get("nonce", ""), form_stamp())
+    except ArboretumError as bad:  # the engine's own words are for the log, not the screen
+        db.rollback()
+        return show(422, str(refusal(bad, seat, str(form))), "error", None)
     except (ValueError, ActionRefused) as refused:
         db.rollback()
         return show(422, str(refused), "error", None)
