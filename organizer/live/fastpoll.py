@@ -21,7 +21,7 @@ from flask import Flask
 
 from organizer.core.i18n import environ_language
 from organizer.core.security import security_headers
-from organizer.live.poll import board_for
+from organizer.live.poll import board_for, read_since
 from organizer.public import views as public
 
 SEAT_PREFIX = "/play/"
@@ -71,9 +71,11 @@ class FastPoll:
     def _seat(self, token: str, query: str) -> Answer | None:
         if not token or "/" in token or not query.startswith("since=") or "&" in query:
             return None
-        since = int(query[len("since="):])
+        since = read_since(query[len("since="):])
+        if since is None:
+            return None
         info = board_for(self.app.extensions["db_engine"]).lookup(token)
-        if info is not None and info.version == since and not info.pick_timer_seconds:
+        if info is not None and (info.version, info.bot) == since and not info.pick_timer_seconds:
             return self._unchanged()
         return None
 

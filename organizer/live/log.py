@@ -10,6 +10,7 @@ once (the second reloads, checks its action again against the new state and appe
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
@@ -21,9 +22,22 @@ from typing import Any
 from sqlalchemy import Engine, select, update
 from sqlmodel import Session, SQLModel
 
-from engine import ArboretumError, Game, StaleActionError, State, parse_action
+from engine import (
+    ArboretumError,
+    CardError,
+    DuplicateCardError,
+    Game,
+    GameOverError,
+    NotYourTurnError,
+    PlacementError,
+    StaleActionError,
+    State,
+    parse_action,
+)
 from engine.bots import make_bot
-from organizer.core.translate import _, engine_error
+from organizer.core.translate import N_, _
+
+logger = logging.getLogger(__name__)
 
 #: after this many lost compare-and-set races in a row the seat is asked to try again
 MAX_ATTEMPTS = 50
@@ -37,6 +51,26 @@ class ActionRefused(ValueError):
 
 class StaleForm(ActionRefused):
     """A form from a situation that has passed (before a reveal, or an earlier turn)."""
+
+
+#: What a refused move tells the player, by the engine's class (most precise first): a short
+#: sentence in their language. The engine's own text (cards, cells, stamps) is for the log.
+_REFUSALS: tuple[tuple[type[ArboretumError] | tuple[type[ArboretumError], ...], str], ...] = (
+    (StaleActionError, N_("The game moved on; your card was not played. Choose again.")),
+    (NotYourTurnError, N_("It is not your turn yet; nothing was done.")),
+    (GameOverError, N_("The game is over; nothing was done.")),
+    (PlacementError, N_("A card cannot be planted there; tap a highlighted cell.")),
+    ((CardError, DuplicateCardError), N_("That card cannot be played now; choose again.")),
+)
+#: any other rule the move breaks
+_NOT_ALLOWED = N_("That move is not allowed now; nothing was done. Choose again.")
+
+
+def refusal(error: ArboretumError, seat: int, action_text: str) -> ActionRefused:
+    """The refusal a seat's screen shows for the engine's ``error`` (the details are logged)."""
+    logger.info("move refused at seat %d (%s): %s: %s", seat, action_text, type(error).__name__, error)
+    sentence = next((message for kind, message in _REFUSALS if isinstance(error, kind)), _NOT_ALLOWED)
+    return (StaleForm if isinstance(error, StaleActionError) else ActionRefused)(_(sentence))
 
 
 @dataclass(frozen=True)
@@ -252,17 +286,16 @@ def submit(
 ) -> Applied:
     """Validate ``seat``'s action against the latest state and append it (and any bot actions
     that fall due) with compare-and-set, retrying on a lost race; ``values()``: further columns
-    stored with it. Raises ActionRefused with
-    the engine's message for an illegal action; nothing is stored then."""
+    stored with it. Raises ActionRefused with a short sentence for an illegal action (StaleForm
+    for one from a situation that has passed); nothing is stored then."""
     if not nonce or len(nonce) > 64:
         raise ActionRefused(_("This form is incomplete (no form number); reload the page and choose again."))
     try:
         action = parse_action(action_text)
     except ArboretumError as bad:
-        # a tampered or garbled form: the engine's list of example actions would only confuse
-        what = str(bad).split('; expected')[0].split(': expected')[0]
-        raise ActionRefused(_("That is not an action this screen offers (%(detail)s); nothing was done.",
-                              detail=what)) from None
+        # a tampered or garbled form: what the engine says of it is for the log
+        logger.info("unreadable action at seat %d (%r): %s", seat, action_text[:200], bad)
+        raise ActionRefused(_("That is not an action this screen offers; nothing was done.")) from None
     for _attempt in range(MAX_ATTEMPTS):
         stored = read_log(session, model, row_id)
         if stored is None:
@@ -276,13 +309,8 @@ def submit(
                 state.apply_action(action, seat)
             else:
                 state.apply_stamped(action, seat, stamp)
-        except StaleActionError as stale:
-            raise StaleForm(_(
-                "The game moved on since this screen was shown (the picks were revealed or the turn passed); "
-                "nothing was done. Choose again on the screen as it is now. (%(detail)s)", detail=str(stale)
-            )) from None
         except ArboretumError as bad:
-            raise ActionRefused(engine_error(bad)) from None
+            raise refusal(bad, seat, str(action)) from None
         at = now()
         entries: list[list[Any]] = []
         if state.version != replayed.state.version:

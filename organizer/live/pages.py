@@ -12,18 +12,26 @@ from flask import Flask, current_app, request, url_for
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
+from engine import ArboretumError
 from organizer.accounts.qr import qr_svg
 from organizer.core.db import get_session
 from organizer.core.pages import render_page
 from organizer.core.translate import N_, _
 from organizer.live import tables as live_tables
 from organizer.live.games import LiveGame
-from organizer.live.log import ActionRefused, Replayed
+from organizer.live.log import ActionRefused, Replayed, refusal
 from organizer.live.view import Screen, build_screen, compose_action, recent_moves
 
 ALREADY_DONE = N_("That was already done (the same form arrived twice); nothing more was changed.")
 #: how many of the last moves the seat's screen lists
 RECENT_MOVES = 6
+#: what the live pages' scripts may show (static/offline/reconnect.js, static/core/organizer.js),
+#: rendered in the page's language into the layout's strings block, by their English
+SCRIPT_STRINGS = (
+    N_("Reconnecting… the game goes on as soon as the connection returns."),
+    N_("The server could not be reached. Check the connection; what you typed is still here."),
+    N_("The server took too long to answer. Try again; what you typed is still here."),
+)
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,7 @@ def render_seat(replayed: Replayed, seat: int, urls: SeatUrls, title: str, statu
     ``owed``: bots or the pick timer owe the game a move, so the screen sends the tick POST."""
     state = replayed.state
     view = state.view(seat)
-    screen = build_screen(view, request.args.get("path", ""))
+    screen = build_screen(view, request.args.get("path", ""), may_act=not extra.get("bot_seat", False))
     if view.turns is not None:  # a draft's log is its last reveal (build_screen)
         screen.moves = recent_moves(state.last_moves(RECENT_MOVES), view)
     return render_page("live/seat.html", "live/live_seat.html", status, screen=screen, urls=urls, title=title,
@@ -84,6 +92,9 @@ def act_and_show(game: LiveGame, seat: int, show: ShowSeat) -> Any:
     form = {key: request.form.get(key, "") for key in ("action", "verb", "card", "cell")}
     try:
         applied = game.act(db, seat, compose_action(form), request.form.get("nonce", ""), form_stamp())
+    except ArboretumError as bad:  # the engine's own words are for the log, not the screen
+        db.rollback()
+        return show(422, str(refusal(bad, seat, str(form))), "error", None)
     except (ValueError, ActionRefused) as refused:
         db.rollback()
         return show(422, str(refused), "error", None)
@@ -97,9 +108,15 @@ def seat_qr_svg(token: str) -> Markup:
     return qr_svg(url_for("live.seat", token=token, _external=True))
 
 
+def live_page_strings() -> dict[str, str]:
+    """The live pages' script strings in the page's language (the page's ``#page-strings``)."""
+    return {message: _(message) for message in SCRIPT_STRINGS}
+
+
 def register_template_globals(app: Flask) -> None:
     """The live tables' functions templates call (the app factory calls this once)."""
     app.add_template_global(seat_qr_svg, "seat_qr_svg")
+    app.add_template_global(live_page_strings, "live_page_strings")
     # a bot seat shown as "Bot (strong)" on the overview, the table's page and the seats' screens
     app.add_template_global(live_tables.bot_label, "bot_label")
     app.add_template_global(live_tables.level_word, "level_word")

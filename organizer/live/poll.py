@@ -4,12 +4,12 @@
 A poll answers from the database as it is when the poll arrives (so a device that polls after
 another seat's move always sees it, whichever server process stored it), in one round trip:
 each process remembers which table a seat token belongs to (that never changes), and asks only
-for that table's version by its primary key on a connection in autocommit mode with no ping
+for that table's version and the seat's bot flag by the seat's primary key on a connection in autocommit mode with no ping
 before each checkout (a connection the server dropped is retried once instead). A token the
 process does not know yet is looked up with its seat, table, round and event, so a wrong token
 still answers 404.
 
-:func:`unchanged` is the whole answer; :mod:`organizer.live.fastpoll` gives the common "no"
+:func:`seat_now` and :func:`is_current` are the whole answer; :mod:`organizer.live.fastpoll` gives the common "no"
 even earlier, when the table has no pick timer."""
 
 from __future__ import annotations
@@ -32,20 +32,23 @@ from organizer.live.tables import KIND
 from organizer.public import service as public
 
 _BY_TOKEN = (
-    select(col(GameTable.log_version), col(Event.pick_timer_seconds), col(GameTable.id))
+    select(col(GameTable.log_version), col(Event.pick_timer_seconds), col(Seat.is_bot), col(GameTable.id),
+           col(Seat.id))
     .select_from(Seat)
     .join(GameTable, col(GameTable.id) == col(Seat.table_id))
     .join(Round, col(Round.id) == col(GameTable.round_id))
     .join(Event, col(Event.id) == col(Round.event_id))
     .where(col(Seat.token) == bindparam("token"), reachable())
 )
-_BY_TABLE = text(
-    "SELECT gametable.log_version, event.pick_timer_seconds FROM gametable"
-    " JOIN round ON round.id = gametable.round_id JOIN event ON event.id = round.event_id"
-    " WHERE gametable.id = :id"
+_BY_SEAT = text(
+    "SELECT gametable.log_version, event.pick_timer_seconds, seat.is_bot FROM seat"
+    " JOIN gametable ON gametable.id = seat.table_id JOIN round ON round.id = gametable.round_id"
+    " JOIN event ON event.id = round.event_id WHERE seat.id = :id"
 )
-#: tokens remembered per process (a seat token never moves to another table)
+#: tokens remembered per process (a seat token never moves to another seat or table)
 MAX_TOKENS = 100_000
+#: the mark of a seat's screen shown while a bot plays the seat (after its log version)
+BOT_MARK = "b"
 
 
 @dataclass(frozen=True)
@@ -53,16 +56,34 @@ class PollInfo:
     version: int
     pick_timer_seconds: int | None
     table_id: int
+    #: a bot plays the seat now
+    bot: bool = False
+
+
+def since_mark(version: int, bot: bool) -> str:
+    """What a seat's screen asks its poll "changed since?" with: the table's log version, marked
+    when a bot plays the seat, so a bot seated or the seat given back (which writes no move)
+    changes the answer too."""
+    return f"{version}{BOT_MARK}" if bot else str(version)
+
+
+def read_since(since: str) -> tuple[int, bool] | None:
+    """The version and bot flag of a :func:`since_mark`, or None for anything else."""
+    bot = since.endswith(BOT_MARK)
+    digits = since[:-len(BOT_MARK)] if bot else since
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 18:
+        return None
+    return int(digits), bot
 
 
 class VersionBoard:
-    """Per process: seat token -> table id, and the version query."""
+    """Per process: seat token -> (seat id, table id), and the version query."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine if engine.dialect.name == "sqlite" else create_engine(
             engine.url, isolation_level="AUTOCOMMIT", pool_size=4, max_overflow=12)
         self.lock = threading.Lock()
-        self.tokens: dict[str, int] = {}
+        self.tokens: dict[str, tuple[int, int]] = {}
 
     def _query(self, statement: Any, params: dict[str, Any]) -> list[Any]:
         for attempt in (1, 2):
@@ -77,23 +98,24 @@ class VersionBoard:
     def lookup(self, token: str) -> PollInfo | None:
         if not token or len(token) > 64:
             return None
-        table_id = self.tokens.get(token)
-        if table_id is not None:
-            rows = self._query(_BY_TABLE, {"id": table_id})
+        known = self.tokens.get(token)
+        if known is not None:
+            seat_id, table_id = known
+            rows = self._query(_BY_SEAT, {"id": seat_id})
             if rows:
-                return PollInfo(int(rows[0][0]), rows[0][1], table_id)
+                return PollInfo(int(rows[0][0]), rows[0][1], table_id, bool(rows[0][2]))
             with self.lock:  # the table went away (its event was deleted)
                 self.tokens.pop(token, None)
             return None
         rows = self._query(_BY_TOKEN, {"token": token})
         if not rows:
             return None
-        version, timer, table_id = int(rows[0][0]), rows[0][1], int(rows[0][2])
+        version, timer, bot, table_id, seat_id = int(rows[0][0]), rows[0][1], bool(rows[0][2]), int(rows[0][3]), int(rows[0][4])
         with self.lock:
             if len(self.tokens) >= MAX_TOKENS:
                 self.tokens.clear()
-            self.tokens[token] = table_id
-        return PollInfo(version, timer, table_id)
+            self.tokens[token] = (seat_id, table_id)
+        return PollInfo(version, timer, table_id, bot)
 
     def public_stamp(self, code: str) -> str | None:
         """The stamp of the public page ``/e/<code>`` (:func:`.public.stamp`), or None when no
@@ -117,14 +139,17 @@ def board_for(engine: Engine) -> VersionBoard:
         return board
 
 
-def unchanged(engine: Engine, token: str, since: int) -> bool | None:
-    """Whether the seat's screen of version ``since`` is still current (None: no such seat).
-    With a pick timer the state this process has cached says whether a seat's time ran out; a
-    state not cached here yet counts as changed, so the full path decides."""
-    info = board_for(engine).lookup(token)
-    if info is None:
-        return None
-    if since != info.version:
+def seat_now(engine: Engine, token: str) -> PollInfo | None:
+    """The seat's table version and bot flag as they are now (None: no such seat)."""
+    return board_for(engine).lookup(token)
+
+
+def is_current(engine: Engine, info: PollInfo, since: str) -> bool:
+    """Whether a seat's screen marked ``since`` (:func:`since_mark`) still shows the seat as
+    ``info`` found it. With a pick timer the state this process has cached says whether a seat's
+    time ran out; a state not cached here yet counts as changed, so the full path decides."""
+    shown = read_since(since)
+    if shown is None or shown != (info.version, info.bot):
         return False
     if not info.pick_timer_seconds:
         return True

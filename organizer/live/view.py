@@ -176,8 +176,9 @@ _THEIR_STEP = {
 }
 
 
-def build_screen(view: SeatView, path_species: str = "") -> Screen:
-    """The screen for ``view``: a seat's view, or a spectator's (a replay adds the hands)."""
+def build_screen(view: SeatView, path_species: str = "", may_act: bool = True) -> Screen:
+    """The screen for ``view``: a seat's view, or a spectator's (a replay adds the hands).
+    Without ``may_act`` (a bot plays the seat) it shows the seat's cards but offers no move."""
     viewer = view.viewer
     names = list(view.names)
     awaiting = list(view.awaiting)
@@ -200,6 +201,9 @@ def build_screen(view: SeatView, path_species: str = "") -> Screen:
     elif view.turns is not None:
         if _turn_screen(screen, view, view.turns):
             target = 1  # solo: the card goes into Q's arboretum
+    if not may_act:
+        screen.place_verb, screen.draft_discard, screen.step, screen.my_turn = "", False, "", False
+        screen.sources, screen.discards, screen.gifts = [], [], []
     for info in view.seats:
         screen.grids.append(grid(
             info.seat, info.name, info.arboretum,

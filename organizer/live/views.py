@@ -37,7 +37,7 @@ def _context(token: str, recent_ok: bool = False) -> live_seats.SeatContext:
 def _urls(ctx: live_seats.SeatContext, version: int, finished: bool) -> SeatUrls:
     token = ctx.seat.token
     return SeatUrls(url_for("live.seat", token=token), url_for("live.act", token=token),
-                    url_for("live.changed", token=token, since=version),
+                    url_for("live.changed", token=token, since=live_poll.since_mark(version, ctx.seat.is_bot)),
                     url_for("replay.seat", token=token) if finished else None, url_for("live.tick", token=token))
 
 
@@ -76,18 +76,18 @@ def seat(token: str) -> Any:
 
 @bp.get("/play/<token>/changed")
 def changed(token: str) -> Any:
-    """204 while nothing changed since version ``since`` (one indexed query), else the new
-    screen. With a pick timer the cached state also says whether a seat's time ran out."""
-    try:
-        since = int(request.args.get("since", ""))
-    except ValueError:
-        since = -1
-    unchanged = live_poll.unchanged(get_engine(), token, since)
-    if unchanged is None:
+    """204 while nothing changed since the screen marked ``since`` (its table's version and
+    whether a bot plays the seat: one indexed query), else the new screen. With a pick timer
+    the cached state also says whether a seat's time ran out."""
+    found = live_poll.seat_now(get_engine(), token)
+    if found is None:
         abort(404)
-    if unchanged:
+    if live_poll.is_current(get_engine(), found, request.args.get("since", "")):
         return Response(status=204)
-    return _show(_context(token, recent_ok=True), fresh=False)
+    ctx = _context(token, recent_ok=True)
+    if ctx.seat.is_bot != found.bot:  # a bot seated or the seat given back: read the seat afresh
+        ctx = _context(token)
+    return _show(ctx, fresh=False)
 
 
 @bp.post("/play/<token>/tick")

@@ -69,7 +69,9 @@ class PlayerPage:
     seat_token: str | None
     results: list[PlayerRound]
     confirmed_seats: frozenset[int]
-    #: what the player may do now
+    #: why no round is on for anyone ("Round 1 is over."), None while a round is on or none closed yet
+    closed: str | None
+    #: what the player may do now (nothing once they dropped out or the event is over)
     may_check_in: bool
     may_report: bool
     may_confirm: bool
@@ -86,16 +88,37 @@ class _Seated:
     view: round_service.TableSeating | None
     seat_position: int | None
     seat_token: str | None
+    closed: str | None
+    #: every round of the event is closed
+    over: bool
 
 
 def _seated_now(session: Session, player: Player) -> _Seated:
     event = session.get(Event, player.event_id)
     assert event is not None and event.id is not None
-    rnd = round_service.current_round(session, event.id)
+    rounds = round_service.event_rounds(session, event.id)
+    published = [r for r in rounds if r.status == RoundStatus.PUBLISHED]
+    rnd = published[-1] if published else (rounds[-1] if rounds else None)
     view = seat_position = seat_token = None
     if rnd is not None and rnd.id is not None and rnd.status == RoundStatus.PUBLISHED:
         view, seat_position, seat_token = _seat_of(session, rnd.id, player)
-    return _Seated(event, rnd, view, seat_position, seat_token)
+    closed, over = _closed(event, rounds) if not published else (None, False)
+    return _Seated(event, rnd, view, seat_position, seat_token, closed, over)
+
+
+def _closed(event: Event, rounds: list[Round]) -> tuple[str | None, bool]:
+    """What is true when no round is on: the last closed round is over, the next one is being
+    seated, or the event is over (and whether it is)."""
+    finished = [r.number for r in rounds if r.status == RoundStatus.FINISHED]
+    if not finished:
+        return None, False
+    last = max(finished)
+    following = [r.number for r in rounds if r.number > last]
+    if not following and len(finished) >= event.rounds:
+        return _("The event is over."), True
+    if following:
+        return _("Round %(number)d is over; round %(next)d is being seated.", number=last, next=min(following)), False
+    return _("Round %(number)d is over.", number=last), False
 
 
 def _history(session: Session, event_id: int, player: Player) -> list[PlayerRound]:
@@ -122,12 +145,12 @@ def player_page(session: Session, player: Player) -> PlayerPage:
     confirmed: frozenset[int] = frozenset()
     if view is not None and view.result is not None:
         confirmed = frozenset(c.seat_id for c in results.confirmations_of(session, view.result) if c.seat_id)
-    read_only = player.dropped
+    read_only = player.dropped or now.over
     paper = view is not None and not view.table.digital
     reporting = event.self_report != SelfReport.OFF and paper and not read_only
     return PlayerPage(
         event, player, now.round, view, now.seat_position, now.seat_token if view and view.table.digital else None,
-        _history(session, event.id, player), confirmed,
+        _history(session, event.id, player), confirmed, now.closed,
         may_check_in=event.self_check_in and not read_only and not player.checked_in,
         may_report=reporting and (view is not None and (view.result is None or view.result.status != ResultStatus.CONFIRMED)),
         may_confirm=reporting and event.self_report == SelfReport.PLAYERS and view is not None
@@ -155,14 +178,20 @@ def _claim(session: Session, what: str, player: Player, limit: int, window: floa
         raise RateLimited(claim.retry_after)
 
 
-def _writable(player: Player) -> None:
+def _writable(session: Session, player: Player) -> _Seated:
+    """Where the player sits now, else InputError: a dropped player, or an event that is over,
+    changes nothing any more."""
     if player.dropped:
         raise InputError({"": _("You have dropped from this event; your page only shows it now.")})
+    now = _seated_now(session, player)
+    if now.over:
+        raise InputError({"": now.closed or ""})
+    return now
 
 
 def check_in(session: Session, player: Player) -> Player:
     """The player checks themselves in (when the organizer opened self check-in)."""
-    _writable(player)
+    _writable(session, player)
     event = session.get(Event, player.event_id)
     assert event is not None
     if not event.self_check_in:
@@ -178,7 +207,7 @@ def check_in(session: Session, player: Player) -> Player:
 
 def drop(session: Session, player: Player) -> Player:
     """The player leaves the event (their past results stay); from then on their page is read-only."""
-    _writable(player)
+    _writable(session, player)
     _claim(session, "check-in", player, CHECK_IN_LIMIT, CHECK_IN_WINDOW)
     from organizer.players import service as player_service
 
@@ -189,10 +218,13 @@ def _my_table(session: Session, player: Player, round_number: int,
               table_number: int) -> tuple[Event, Round, round_service.TableSeating, int]:
     """The player's own table of the current round as the form named it, else InputError: a form
     from a past round, another table or another event changes nothing."""
-    _writable(player)
-    now = _seated_now(session, player)
+    now = _writable(session, player)
     if now.event.self_report == SelfReport.OFF:
         raise InputError({"": _("Results are reported to the organizer at this event.")})
+    if now.closed is not None:
+        raise InputError({"": now.closed})
+    if now.round is not None and round_number < now.round.number:
+        raise InputError({"": _("Round %(number)d is over.", number=round_number)})
     if now.view is None or now.round is None or now.seat_position is None:
         raise InputError({"": _("You are not seated in the current round.")})
     if now.round.number != round_number or now.view.table.number != table_number:

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import force_locale
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from organizer.accounts.qr import qr_svg
@@ -158,7 +159,9 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
         context["form"] = {}
     status_html = Markup(render_template("public/public_player_status.html", **context))
     context["status_html"] = status_html
-    context["stamp"] = hashlib.sha256(status_html.encode()).hexdigest()[:16]
+    # the CSRF token of the report form (for a phone without JavaScript) is signed anew each time:
+    # it is not what the page shows, so it is no change
+    context["stamp"] = hashlib.sha256(status_html.replace(generate_csrf(), "").encode()).hexdigest()[:16]
     if part == "status":
         return context["stamp"], status_html
     body, code = render_page("public/player.html", "public/public_player.html", status, **context)

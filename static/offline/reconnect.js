@@ -2,7 +2,8 @@
 // htmx keeps polling after a failure, so the next answered poll resumes the game by itself.
 // This only says so: after MISSES_SHOWN polls in a row without an answer, or STALL_MS without
 // any answered poll (a request left hanging by a Wi-Fi that carries nothing), "Reconnecting…"
-// shows until a poll is answered again. A poll waits POLL_TIMEOUT_MS at most, so a hung one
+// shows until any request is answered again, or the game's final screen (which polls no more)
+// is shown. A poll waits POLL_TIMEOUT_MS at most, so a hung one
 // does not hold back the next.
 (function () {
   "use strict";
@@ -11,12 +12,10 @@
   var POLL_TIMEOUT_MS = 4000;
   var misses = 0;
   var lastAnswer = Date.now();
-  // The notice in the page's language: the layout renders it (translated) into data-reconnecting
-  // on this script's tag, or the page's strings block (base.html); else English.
+  // The notice in the page's language, from the page's strings block (templates/live/layout.html);
+  // English when the page has none.
   var TEXT = (function () {
     var english = "Reconnecting… the game goes on as soon as the connection returns.";
-    var own = document.currentScript && document.currentScript.getAttribute("data-reconnecting");
-    if (own) { return own; }
     var block = document.getElementById("page-strings");
     try { return (block && JSON.parse(block.textContent)[english]) || english; } catch (ignored) { return english; }
   })();
@@ -49,23 +48,30 @@
   }
   document.addEventListener("htmx:sendError", quiet, true);
   document.addEventListener("htmx:timeout", quiet, true);
+  // Any answer (a poll's, a move's, a tick's) says the connection is back.
+  function answered() {
+    misses = 0;
+    lastAnswer = Date.now();
+    notice(false);
+  }
   document.addEventListener("htmx:afterRequest", function (event) {
     var detail = event.detail;
-    if (!detail || !detail.elt || detail.elt.id !== "live") { return; }
+    if (!detail) { return; }
     var status = detail.xhr ? detail.xhr.status : 0;
-    if (status === 0 || status >= 500) {
+    if (status > 0 && status < 500) { answered(); return; }
+    if (detail.elt && detail.elt.id === "live") {
       misses += 1;
       if (misses >= MISSES_SHOWN) { notice(true); }
-    } else {
-      misses = 0;
-      lastAnswer = Date.now();
-      notice(false);
     }
   });
+  // A new screen swapped in: its request's element may have left the page with the old screen,
+  // so its afterRequest reaches no listener here.
+  document.addEventListener("htmx:afterSettle", answered);
   setInterval(function () {
     var live = document.getElementById("live");
-    // A finished game polls no more: nothing to wait for.
-    if (!live || !live.hasAttribute("hx-get") || document.hidden) { lastAnswer = Date.now(); return; }
+    // A finished game polls no more: nothing to wait for, and nothing to say.
+    if (!live || !live.hasAttribute("hx-get")) { answered(); return; }
+    if (document.hidden) { lastAnswer = Date.now(); return; }
     if (Date.now() - lastAnswer > STALL_MS) { notice(true); }
   }, 1000);
 })();

@@ -3,10 +3,13 @@ organizer's overview with bots and the pick timer, QR codes of the seat links.""
 
 from __future__ import annotations
 
+import html
+import logging
 import random
 import re
 import time
 
+import pytest
 from flask import Flask
 from sqlmodel import Session, select
 
@@ -28,6 +31,14 @@ from tests.live.support import (
     stored_log,
     true_state,
 )
+
+FLASH = re.compile(r'<p class="flash error" role="alert">([^<]*)</p>')
+
+
+def flash(page: str) -> str:
+    """The refusal a seat's screen shows."""
+    found = FLASH.search(page)
+    return html.unescape(found.group(1)) if found else ""
 
 
 def test_seat_page_shows_only_that_seats_hand(sqlite_app: Flask, sqlite_session: Session) -> None:
@@ -105,11 +116,11 @@ def test_illegal_actions_are_refused_with_a_message_and_change_nothing(sqlite_ap
     mine = state.hands[0]  # type: ignore[attr-defined]
     theirs = state.hands[1]  # type: ignore[attr-defined]
     cases = [
-        ({"verb": "pick", "card": str(theirs[0]), "cell": "0,0"}, "not in the hand in front of them"),
-        ({"verb": "pick", "card": "Oak 9", "cell": "0,0"}, "9"),
+        ({"verb": "pick", "card": str(theirs[0]), "cell": "0,0"}, "That move is not allowed now"),
+        ({"verb": "pick", "card": "Oak 9", "cell": "0,0"}, "not an action this screen offers"),
         ({"verb": "pick", "card": "", "cell": "0,0"}, "Choose a card of your hand first"),
         ({"verb": "pick", "card": str(mine[0]), "cell": ""}, "Tap a highlighted cell"),
-        ({"action": "draw deck"}, "the draft takes picks"),
+        ({"action": "draw deck"}, "That move is not allowed now"),
         ({"verb": "pick", "card": str(mine[0]), "cell": "5,x"}, "There is no cell"),
         ({"action": "pick up the deck"}, "not an action this screen offers"),
     ]
@@ -117,6 +128,7 @@ def test_illegal_actions_are_refused_with_a_message_and_change_nothing(sqlite_ap
         response = seats[0].post(fields)
         assert response.status_code == 422, fields
         assert message in response.text, (fields, response.text[:500])
+        assert "(" not in flash(response.text), "the engine's details are for the log"
         # the message repeats the card the seat itself named, and nothing else hidden
         assert_hides(response.text.replace(fields.get("card", "") or "-", ""), state, 0)
         assert stored_log(sqlite_app, table_id) == []
@@ -126,7 +138,7 @@ def test_illegal_actions_are_refused_with_a_message_and_change_nothing(sqlite_ap
     seats[0].page()
     hand = true_state(sqlite_app, table_id).hands[0]  # type: ignore[attr-defined]
     before = stored_log(sqlite_app, table_id)
-    for cell, message in (("0,0", "already holds"), ("3,3", "not next to a card")):
+    for cell, message in (("0,0", "A card cannot be planted there"), ("3,3", "A card cannot be planted there")):
         response = seats[0].post({"verb": "pick", "card": str(hand[0]), "cell": cell})
         assert response.status_code == 422 and message in response.text
     assert stored_log(sqlite_app, table_id) == before
@@ -147,7 +159,7 @@ def test_not_your_turn_in_a_standard_game(sqlite_app: Flask, sqlite_session: Ses
     html = seats[1].page()
     assert "draws a first card" in html and 'value="draw deck"' not in html
     response = seats[1].post({"action": "draw deck"})
-    assert response.status_code == 422 and "it is seat 0" in response.text
+    assert response.status_code == 422 and "It is not your turn yet; nothing was done." in response.text
     assert stored_log(sqlite_app, view.table.id) == []
     # the seat to act sees the draw pile's card before choosing the second source
     first = seats[0].post({"action": "draw deck"})
@@ -158,7 +170,10 @@ def test_not_your_turn_in_a_standard_game(sqlite_app: Flask, sqlite_session: Ses
     assert f"{name} drew a card from the draw pile." in watcher and str(drawn) not in watcher
 
 
-def test_stale_form_from_before_the_reveal_is_refused(sqlite_app: Flask, sqlite_session: Session) -> None:
+def test_stale_form_from_before_the_reveal_is_refused(sqlite_app: Flask, sqlite_session: Session,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    """The player reads a short sentence in their language; the engine's details (seat, card,
+    cell, stamps) go to the log."""
     _, _, views = live_round(sqlite_session, 2, "draft", table_size=2)
     view = views[0]
     table_id = view.table.id
@@ -173,8 +188,16 @@ def test_stale_form_from_before_the_reveal_is_refused(sqlite_app: Flask, sqlite_
     seats[0].last_html = old_page  # a tab left open from before the reveal
     before = stored_log(sqlite_app, table_id)
     card_still_seen = str(state.hands[0][1])  # type: ignore[attr-defined]
-    response = seats[0].post({"verb": "pick", "card": card_still_seen, "cell": "1,0"})
-    assert response.status_code == 422 and "moved on since this screen was shown" in response.text
+    nonce, stamp = seats[0].nonce_and_stamp()
+    with caplog.at_level(logging.INFO, logger="organizer.live.log"):
+        response = seats[0].post({"verb": "pick", "card": card_still_seen, "cell": "1,0"})
+    assert response.status_code == 422
+    assert flash(response.text) == "The game moved on; your card was not played. Choose again."
+    assert "stamp" in caplog.text and "StaleActionError" in caplog.text and card_still_seen in caplog.text
+    german = seats[0].client.post(f"{seats[0].url}/act", headers={**HX, "Accept-Language": "de"}, data={
+        "nonce": nonce, "stamp": stamp, "verb": "pick", "card": card_still_seen, "cell": "1,0"})
+    assert german.status_code == 422
+    assert flash(german.text) == "Die Partie ist weitergegangen; Ihre Karte wurde nicht gespielt. Bitte erneut wählen."
     assert stored_log(sqlite_app, table_id) == before
 
 

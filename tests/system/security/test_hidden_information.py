@@ -47,8 +47,7 @@ def test_no_seat_ever_sees_a_hidden_card(tmp_path: Path, players: int, round_for
 
 def test_a_refused_pick_is_no_oracle(tmp_path: Path) -> None:
     """Naming a card of another seat's hand, or one still in the deck, is refused with the same
-    words (only the named card differs), and the rest of the answer hides what it always hides;
-    nothing changes."""
+    words, and the rest of the answer hides what it always hides; nothing changes."""
     table = live_database(tmp_path / "live.sqlite3", 3, "draft")
     with ServerProcess(f"sqlite:///{table.database}", tmp_path / "instance") as server:
         seats = seats_for(server.url, table)
@@ -62,8 +61,8 @@ def test_a_refused_pick_is_no_oracle(tmp_path: Path) -> None:
             reply = seats[0].act({"verb": "pick", "card": card, "cell": "0,0"})
             assert reply.status == 422
             message = re.search(r'role="alert">([^<]*)<', reply.text)
-            assert message and card in message.group(1)
-            messages.append(message.group(1).replace(card, "<card>"))
+            assert message
+            messages.append(message.group(1))
             rest = reply.text.replace(message.group(1), "")
             assert_hides(seats[0], rest, state)
         assert messages[0] == messages[1], f"the refusal tells a hand from the deck: {messages}"
