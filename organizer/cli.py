@@ -15,9 +15,11 @@ from sqlmodel import Session
 
 from organizer.accounts import service as accounts
 from organizer.accounts import sessions
+from organizer.core import public_urls
 from organizer.core.db import get_engine, upgrade_database
 from organizer.core.errors import InputError
 from organizer.core.models import ROLES, Organizer, Role
+from organizer.core.public_address import BaseUrlError, join_url, parse_base_url
 from organizer.core.translate import _, ngettext
 
 
@@ -94,7 +96,7 @@ def create_organizer_command(name: str, password: str | None, role: str | None, 
     click.echo(_("Account %(name)s created (%(role)s).", name=organizer.name, role=organizer.role))
 
 
-def _print_link(link: accounts.IssuedLink, base_url: str) -> None:
+def _print_link(link: accounts.IssuedLink, base_url: str | None) -> None:
     until = f"{link.expires_at:%Y-%m-%d %H:%M}"
     if link.purpose == "invite":
         click.echo(_("Invitation for %(name)s (%(role)s), valid once until %(until)s UTC:", name=link.account.name,
@@ -102,11 +104,18 @@ def _print_link(link: accounts.IssuedLink, base_url: str) -> None:
     else:
         click.echo(_("Password reset for %(name)s (%(role)s), valid once until %(until)s UTC:", name=link.account.name,
                      role=link.account.role, until=until))
-    click.echo(f"{base_url.rstrip('/')}/welcome/{link.token}")
+    base = current_app.config.get("BASE_URL") or public_urls.FALLBACK
+    if base_url:
+        try:
+            base = parse_base_url(base_url)
+        except BaseUrlError as bad:
+            raise click.ClickException(str(bad)) from None
+    click.echo(join_url(base, f"welcome/{link.token}"))
 
 
-_BASE_URL = click.option("--base-url", default="http://127.0.0.1:5000", show_default=True,
-                         help="The address people reach the organizer at (the link starts with it).")
+_BASE_URL = click.option("--base-url", default=None,
+                         help="The address people reach the organizer at (the link starts with it; "
+                              "default: ORGANIZER_BASE_URL, else http://127.0.0.1:5000).")
 
 
 @click.command("invite")
@@ -114,7 +123,7 @@ _BASE_URL = click.option("--base-url", default="http://127.0.0.1:5000", show_def
 @click.argument("name")
 @click.option("--role", type=_ROLE, default=Role.JUDGE.value, show_default=True)
 @_BASE_URL
-def invite_command(name: str, role: str, base_url: str) -> None:
+def invite_command(name: str, role: str, base_url: str | None) -> None:
     """A new account and its one-time link (valid a day) to choose a password."""
     with Session(get_engine()) as session:
         try:
@@ -128,7 +137,7 @@ def invite_command(name: str, role: str, base_url: str) -> None:
 @with_appcontext
 @click.argument("name")
 @_BASE_URL
-def reset_link_command(name: str, base_url: str) -> None:
+def reset_link_command(name: str, base_url: str | None) -> None:
     """A one-time link (valid a day) that sets a new password for a forgotten one."""
     with Session(get_engine()) as session:
         _print_link(accounts.reset_link(session, _account(session, name), "command line"), base_url)
