@@ -1,10 +1,12 @@
 """Flask CLI commands: accounts (``create-organizer NAME``, ``invite``, ``reset-link``, ``set-role``,
-``disable``, ``enable``, ``sign-out-everywhere``, ``accounts``), ``db-upgrade``, ``demo``, ``prune``."""
+``disable``, ``enable``, ``sign-out-everywhere``, ``accounts``), ``db-upgrade``, ``demo``, ``prune``, and the
+venue's: ``venue`` (serve the venue network from this laptop)."""
 
 from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +53,7 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(db_upgrade_command)
     app.cli.add_command(demo_command)
     app.cli.add_command(prune_command)
+    app.cli.add_command(venue_command)
 
 
 _ROLE = click.Choice([role.value for role in ROLES])
@@ -234,3 +237,50 @@ def prune_command() -> None:
     click.echo(_("Practice games deleted: %(unfinished)d left unfinished for a day, %(finished)d finished 30 days ago; "
                  "%(windows)d old rate counts cleared.", unfinished=pruned.unfinished, finished=pruned.finished,
                  windows=pruned.windows))
+
+
+class VenueRefused(click.ClickException):
+    """The venue cannot be served as asked (exit code 2, like a usage error)."""
+
+    exit_code = 2
+
+
+@click.command("venue")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="The port phones connect to (or Caddy, with --behind-proxy).")
+@click.option("--address", default=None,
+              help="This computer's address on the venue network (default: the only one, else the first private one).")
+@click.option("--behind-proxy", is_flag=True,
+              help="Caddy serves HTTPS in front (deploy/Caddyfile.venue): listen on 127.0.0.1 only, trust one proxy, "
+                   "and give out https://ADDRESS.")
+@click.option("--base-url", default=None,
+              help="The public address to give out instead (https://venue.local, say).")
+def venue_command(port: int, address: str | None, behind_proxy: bool, base_url: str | None) -> None:
+    """Serve the organizer to the venue's network from this laptop with the production server
+    (gunicorn), in the foreground until Ctrl-C; prints the address and its QR code."""
+    from organizer.core.public_address import BaseUrlError, parse_base_url
+    from organizer.venue import network
+
+    try:
+        choice = network.choose_address(network.local_addresses() if not address else [], address)
+        bind_host = "127.0.0.1" if behind_proxy else choice.address
+        network.check_port_free(bind_host, port)
+        public = base_url or (f"https://{choice.address}" if behind_proxy else f"http://{choice.address}:{port}")
+        public = parse_base_url(public)
+    except (network.VenueError, BaseUrlError) as refused:
+        raise VenueRefused(str(refused)) from None
+    if choice.note:
+        click.echo(choice.note)
+    env = {**os.environ, "ORGANIZER_BASE_URL": public}
+    if behind_proxy:
+        env.update(ORGANIZER_PROXY_FIX="1", ORGANIZER_HTTPS="1")
+    click.echo(f"Arboretum Organizer for the venue: {public}")
+    click.echo(network.terminal_qr(public, colour=sys.stdout.isatty()))
+    click.echo(f"Phones and tablets on the venue network open {public} (or scan the code above).")
+    if behind_proxy:
+        click.echo(f"Listening on 127.0.0.1:{port} for Caddy (deploy/Caddyfile.venue with VENUE_ADDRESS={choice.address}).")
+    click.echo("Stop with Ctrl-C.", nl=True)
+    sys.stdout.flush()
+    command = [sys.executable, "-m", "gunicorn", "-c", "python:organizer.live_gunicorn", "-b", f"{bind_host}:{port}",
+               "organizer:create_app()"]
+    os.execve(sys.executable, command, env)  # gunicorn takes over this process: Ctrl-C stops it

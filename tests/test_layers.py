@@ -27,7 +27,7 @@ NOT_THE_FRAMEWORK = ("werkzeug.security",)
 
 #: The organizer's features, lowest first: each may import the ones before it, never one after.
 FEATURES = ("core", "scoring", "accounts", "events", "players", "rounds", "standings", "public", "live", "prints",
-            "exchange", "club", "offline")
+            "exchange", "club", "offline", "venue")
 #: The app-level modules above every feature: the factory, the command lines, the demo event.
 APP_LEVEL = ("organizer", "organizer.app", "organizer.cli", "organizer.arboretum_command", "organizer.live_gunicorn",
              "organizer.demo")
