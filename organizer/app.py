@@ -45,6 +45,7 @@ from organizer.rounds import tables_views as tables
 from organizer.rounds import views as rounds
 from organizer.standings import projector_views as projector
 from organizer.standings import views as standings
+from organizer.venue import views as venue
 
 #: Every feature's blueprint, registered in this order (one list, so a page is easy to find).
 BLUEPRINTS = (
@@ -69,6 +70,7 @@ BLUEPRINTS = (
     seasons.bp,  # seasons and their league tables
     club_public.bp,  # a club player's public profile /profile/<code>, and their say in it
     i18n.bp,  # the language menu
+    venue.bp,  # the venue's certificate for tablets, no sign-in
 )
 
 
