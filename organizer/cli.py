@@ -1,6 +1,6 @@
 """Flask CLI commands: accounts (``create-organizer NAME``, ``invite``, ``reset-link``, ``set-role``,
 ``disable``, ``enable``, ``sign-out-everywhere``, ``accounts``), ``db-upgrade``, ``demo``, ``prune``, and the
-venue's: ``venue`` (serve the venue network from this laptop)."""
+venue's: ``venue`` (serve the venue network from this laptop), ``backup FILE``, ``restore FILE``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -54,6 +55,8 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(demo_command)
     app.cli.add_command(prune_command)
     app.cli.add_command(venue_command)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
 
 
 _ROLE = click.Choice([role.value for role in ROLES])
@@ -284,3 +287,35 @@ def venue_command(port: int, address: str | None, behind_proxy: bool, base_url: 
     command = [sys.executable, "-m", "gunicorn", "-c", "python:organizer.live_gunicorn", "-b", f"{bind_host}:{port}",
                "organizer:create_app()"]
     os.execve(sys.executable, command, env)  # gunicorn takes over this process: Ctrl-C stops it
+
+
+@click.command("backup")
+@with_appcontext
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def backup_command(file: Path) -> None:
+    """Back the database up into FILE while the organizer runs (SQLite: a consistent online
+    copy; PostgreSQL: pg_dump). Keep instance/secret_key with it."""
+    from organizer.venue import backup
+
+    try:
+        click.echo(backup.backup(current_app.config["DATABASE_URL"], file))
+    except backup.BackupError as refused:
+        raise click.ClickException(str(refused)) from None
+
+
+@click.command("restore")
+@with_appcontext
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Replace a database that is not empty.")
+def restore_command(file: Path, force: bool) -> None:
+    """Restore a backup made by ``backup`` into this installation's empty database (stop the
+    organizer first)."""
+    from organizer.venue import backup
+
+    engine = get_engine()
+    try:
+        click.echo(backup.restore(current_app.config["DATABASE_URL"], engine, file, force=force))
+    except backup.BackupError as refused:
+        raise click.ClickException(str(refused)) from None
+    upgrade_database(engine)  # a backup of an older version gets the newest schema
+    click.echo("Database is up to date.")
