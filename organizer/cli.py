@@ -102,7 +102,17 @@ def create_organizer_command(name: str, password: str | None, role: str | None, 
     click.echo(_("Account %(name)s created (%(role)s).", name=organizer.name, role=organizer.role))
 
 
-def _print_link(link: accounts.IssuedLink, base_url: str | None) -> None:
+def _link_base(base_url: str | None) -> str:
+    """--base-url checked, else the public address (ORGANIZER_BASE_URL), else the local one."""
+    if not base_url:
+        return str(current_app.config.get("BASE_URL") or public_urls.FALLBACK)
+    try:
+        return parse_base_url(base_url)
+    except BaseUrlError as bad:
+        raise click.ClickException(str(bad)) from None
+
+
+def _print_link(link: accounts.IssuedLink, base: str) -> None:
     until = f"{link.expires_at:%Y-%m-%d %H:%M}"
     if link.purpose == "invite":
         click.echo(_("Invitation for %(name)s (%(role)s), valid once until %(until)s UTC:", name=link.account.name,
@@ -110,12 +120,6 @@ def _print_link(link: accounts.IssuedLink, base_url: str | None) -> None:
     else:
         click.echo(_("Password reset for %(name)s (%(role)s), valid once until %(until)s UTC:", name=link.account.name,
                      role=link.account.role, until=until))
-    base = current_app.config.get("BASE_URL") or public_urls.FALLBACK
-    if base_url:
-        try:
-            base = parse_base_url(base_url)
-        except BaseUrlError as bad:
-            raise click.ClickException(str(bad)) from None
     click.echo(join_url(base, f"welcome/{link.token}"))
 
 
@@ -131,12 +135,13 @@ _BASE_URL = click.option("--base-url", default=None,
 @_BASE_URL
 def invite_command(name: str, role: str, base_url: str | None) -> None:
     """A new account and its one-time link (valid a day) to choose a password."""
+    base = _link_base(base_url)
     with Session(get_engine()) as session:
         try:
             link = accounts.invite(session, name, Role(role), "command line")
         except InputError as bad:
             raise _input_error(bad) from None
-        _print_link(link, base_url)
+        _print_link(link, base)
 
 
 @click.command("reset-link")
@@ -145,8 +150,9 @@ def invite_command(name: str, role: str, base_url: str | None) -> None:
 @_BASE_URL
 def reset_link_command(name: str, base_url: str | None) -> None:
     """A one-time link (valid a day) that sets a new password for a forgotten one."""
+    base = _link_base(base_url)
     with Session(get_engine()) as session:
-        _print_link(accounts.reset_link(session, _account(session, name), "command line"), base_url)
+        _print_link(accounts.reset_link(session, _account(session, name), "command line"), base)
 
 
 @click.command("set-role")

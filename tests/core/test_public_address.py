@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session
 
@@ -88,3 +89,16 @@ def test_the_overview_warns_when_phones_cannot_reach_the_address(signed_in: Flas
     app.config["BASE_URL"] = None  # unset: the address the page was opened at
     page = signed_in.get(f"/events/{event.id}")
     assert 'id="public-address">http://localhost<' in page.text and 'id="public-address-warning"' in page.text
+
+
+def test_invitations_on_the_command_line_start_with_the_public_address(app: Flask) -> None:
+    app.config["BASE_URL"] = "https://venue.example"
+    runner = app.test_cli_runner()
+    made = runner.invoke(args=["invite", "Jude"])
+    assert made.exit_code == 0, made.output
+    assert "https://venue.example/welcome/" in made.output
+    given = runner.invoke(args=["invite", "June", "--base-url", "http://192.168.1.20:8000/"])
+    assert "http://192.168.1.20:8000/welcome/" in given.output
+    refused = runner.invoke(args=["invite", "Juno", "--base-url", "192.168.1.20"])
+    assert refused.exit_code == 1 and "http:// or https://" in refused.output
+    assert "Juno" not in runner.invoke(args=["accounts"]).output  # refused before the account was made
