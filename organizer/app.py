@@ -26,6 +26,7 @@ from organizer.club import views as club
 from organizer.core import db, i18n, security, templating
 from organizer.core import error_pages as errors
 from organizer.core.extensions import csrf, htmx
+from organizer.core.public_address import parse_base_url
 from organizer.events import audit_views as audit
 from organizer.events import staff_views as staff
 from organizer.events import views as events
@@ -44,6 +45,7 @@ from organizer.rounds import tables_views as tables
 from organizer.rounds import views as rounds
 from organizer.standings import projector_views as projector
 from organizer.standings import views as standings
+from organizer.venue import views as venue
 
 #: Every feature's blueprint, registered in this order (one list, so a page is easy to find).
 BLUEPRINTS = (
@@ -68,6 +70,7 @@ BLUEPRINTS = (
     seasons.bp,  # seasons and their league tables
     club_public.bp,  # a club player's public profile /profile/<code>, and their say in it
     i18n.bp,  # the language menu
+    venue.bp,  # the venue's certificate for tablets, no sign-in
 )
 
 
@@ -101,6 +104,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_prefixed_env("ORGANIZER")
     else:
         app.config.from_mapping(test_config)
+    if app.config.get("BASE_URL"):  # the public address of every QR code and link, checked before anything is served
+        app.config["BASE_URL"] = parse_base_url(app.config["BASE_URL"])
     practice_gate.install(app)  # a refused address's next practice games refused before Flask (inside ProxyFix)
     if app.config.get("PROXY_FIX"):
         # Behind nginx/caddy: take the client address and scheme from X-Forwarded-* (one proxy),

@@ -1,11 +1,14 @@
 """Flask CLI commands: accounts (``create-organizer NAME``, ``invite``, ``reset-link``, ``set-role``,
-``disable``, ``enable``, ``sign-out-everywhere``, ``accounts``), ``db-upgrade``, ``demo``, ``prune``."""
+``disable``, ``enable``, ``sign-out-everywhere``, ``accounts``), ``db-upgrade``, ``demo``, ``prune``, and the
+venue's: ``venue`` (serve the venue network from this laptop), ``backup FILE``, ``restore FILE``."""
 
 from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -15,9 +18,11 @@ from sqlmodel import Session
 
 from organizer.accounts import service as accounts
 from organizer.accounts import sessions
+from organizer.core import public_urls
 from organizer.core.db import get_engine, upgrade_database
 from organizer.core.errors import InputError
 from organizer.core.models import ROLES, Organizer, Role
+from organizer.core.public_address import BaseUrlError, join_url, parse_base_url
 from organizer.core.translate import _, ngettext
 
 
@@ -49,6 +54,9 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(db_upgrade_command)
     app.cli.add_command(demo_command)
     app.cli.add_command(prune_command)
+    app.cli.add_command(venue_command)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
 
 
 _ROLE = click.Choice([role.value for role in ROLES])
@@ -94,7 +102,17 @@ def create_organizer_command(name: str, password: str | None, role: str | None, 
     click.echo(_("Account %(name)s created (%(role)s).", name=organizer.name, role=organizer.role))
 
 
-def _print_link(link: accounts.IssuedLink, base_url: str) -> None:
+def _link_base(base_url: str | None) -> str:
+    """--base-url checked, else the public address (ORGANIZER_BASE_URL), else the local one."""
+    if not base_url:
+        return str(current_app.config.get("BASE_URL") or public_urls.FALLBACK)
+    try:
+        return parse_base_url(base_url)
+    except BaseUrlError as bad:
+        raise click.ClickException(str(bad)) from None
+
+
+def _print_link(link: accounts.IssuedLink, base: str) -> None:
     until = f"{link.expires_at:%Y-%m-%d %H:%M}"
     if link.purpose == "invite":
         click.echo(_("Invitation for %(name)s (%(role)s), valid once until %(until)s UTC:", name=link.account.name,
@@ -102,11 +120,12 @@ def _print_link(link: accounts.IssuedLink, base_url: str) -> None:
     else:
         click.echo(_("Password reset for %(name)s (%(role)s), valid once until %(until)s UTC:", name=link.account.name,
                      role=link.account.role, until=until))
-    click.echo(f"{base_url.rstrip('/')}/welcome/{link.token}")
+    click.echo(join_url(base, f"welcome/{link.token}"))
 
 
-_BASE_URL = click.option("--base-url", default="http://127.0.0.1:5000", show_default=True,
-                         help="The address people reach the organizer at (the link starts with it).")
+_BASE_URL = click.option("--base-url", default=None,
+                         help="The address people reach the organizer at (the link starts with it; "
+                              "default: ORGANIZER_BASE_URL, else http://127.0.0.1:5000).")
 
 
 @click.command("invite")
@@ -114,24 +133,26 @@ _BASE_URL = click.option("--base-url", default="http://127.0.0.1:5000", show_def
 @click.argument("name")
 @click.option("--role", type=_ROLE, default=Role.JUDGE.value, show_default=True)
 @_BASE_URL
-def invite_command(name: str, role: str, base_url: str) -> None:
+def invite_command(name: str, role: str, base_url: str | None) -> None:
     """A new account and its one-time link (valid a day) to choose a password."""
+    base = _link_base(base_url)
     with Session(get_engine()) as session:
         try:
             link = accounts.invite(session, name, Role(role), "command line")
         except InputError as bad:
             raise _input_error(bad) from None
-        _print_link(link, base_url)
+        _print_link(link, base)
 
 
 @click.command("reset-link")
 @with_appcontext
 @click.argument("name")
 @_BASE_URL
-def reset_link_command(name: str, base_url: str) -> None:
+def reset_link_command(name: str, base_url: str | None) -> None:
     """A one-time link (valid a day) that sets a new password for a forgotten one."""
+    base = _link_base(base_url)
     with Session(get_engine()) as session:
-        _print_link(accounts.reset_link(session, _account(session, name), "command line"), base_url)
+        _print_link(accounts.reset_link(session, _account(session, name), "command line"), base)
 
 
 @click.command("set-role")
@@ -225,3 +246,82 @@ def prune_command() -> None:
     click.echo(_("Practice games deleted: %(unfinished)d left unfinished for a day, %(finished)d finished 30 days ago; "
                  "%(windows)d old rate counts cleared.", unfinished=pruned.unfinished, finished=pruned.finished,
                  windows=pruned.windows))
+
+
+class VenueRefused(click.ClickException):
+    """The venue cannot be served as asked (exit code 2, like a usage error)."""
+
+    exit_code = 2
+
+
+@click.command("venue")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="The port phones connect to (or Caddy, with --behind-proxy).")
+@click.option("--address", default=None,
+              help="This computer's address on the venue network (default: the only one, else the first private one).")
+@click.option("--behind-proxy", is_flag=True,
+              help="Caddy serves HTTPS in front (deploy/Caddyfile.venue): listen on 127.0.0.1 only, trust one proxy, "
+                   "and give out https://ADDRESS.")
+@click.option("--base-url", default=None,
+              help="The public address to give out instead (https://venue.local, say).")
+def venue_command(port: int, address: str | None, behind_proxy: bool, base_url: str | None) -> None:
+    """Serve the organizer to the venue's network from this laptop with the production server
+    (gunicorn), in the foreground until Ctrl-C; prints the address and its QR code."""
+    from organizer.core.public_address import BaseUrlError, parse_base_url
+    from organizer.venue import network
+
+    try:
+        choice = network.choose_address(network.local_addresses() if not address else [], address)
+        bind_host = "127.0.0.1" if behind_proxy else choice.address
+        network.check_port_free(bind_host, port)
+        public = base_url or (f"https://{choice.address}" if behind_proxy else f"http://{choice.address}:{port}")
+        public = parse_base_url(public)
+    except (network.VenueError, BaseUrlError) as refused:
+        raise VenueRefused(str(refused)) from None
+    if choice.note:
+        click.echo(choice.note)
+    env = {**os.environ, "ORGANIZER_BASE_URL": public}
+    if behind_proxy:
+        env.update(ORGANIZER_PROXY_FIX="1", ORGANIZER_HTTPS="1")
+    click.echo(f"Arboretum Organizer for the venue: {public}")
+    click.echo(network.terminal_qr(public, colour=sys.stdout.isatty()))
+    click.echo(f"Phones and tablets on the venue network open {public} (or scan the code above).")
+    if behind_proxy:
+        click.echo(f"Listening on 127.0.0.1:{port} for Caddy (deploy/Caddyfile.venue with VENUE_ADDRESS={choice.address}).")
+    click.echo("Stop with Ctrl-C.", nl=True)
+    sys.stdout.flush()
+    command = [sys.executable, "-m", "gunicorn", "-c", "python:organizer.live_gunicorn", "-b", f"{bind_host}:{port}",
+               "organizer:create_app()"]
+    os.execve(sys.executable, command, env)  # gunicorn takes over this process: Ctrl-C stops it
+
+
+@click.command("backup")
+@with_appcontext
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def backup_command(file: Path) -> None:
+    """Back the database up into FILE while the organizer runs (SQLite: a consistent online
+    copy; PostgreSQL: pg_dump). Keep instance/secret_key with it."""
+    from organizer.venue import backup
+
+    try:
+        click.echo(backup.backup(current_app.config["DATABASE_URL"], file))
+    except backup.BackupError as refused:
+        raise click.ClickException(str(refused)) from None
+
+
+@click.command("restore")
+@with_appcontext
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Replace a database that is not empty.")
+def restore_command(file: Path, force: bool) -> None:
+    """Restore a backup made by ``backup`` into this installation's empty database (stop the
+    organizer first)."""
+    from organizer.venue import backup
+
+    engine = get_engine()
+    try:
+        click.echo(backup.restore(current_app.config["DATABASE_URL"], engine, file, force=force))
+    except backup.BackupError as refused:
+        raise click.ClickException(str(refused)) from None
+    upgrade_database(engine)  # a backup of an older version gets the newest schema
+    click.echo("Database is up to date.")

@@ -27,7 +27,7 @@ NOT_THE_FRAMEWORK = ("werkzeug.security",)
 
 #: The organizer's features, lowest first: each may import the ones before it, never one after.
 FEATURES = ("core", "scoring", "accounts", "events", "players", "rounds", "standings", "public", "live", "prints",
-            "exchange", "club", "offline")
+            "exchange", "club", "offline", "venue")
 #: The app-level modules above every feature: the factory, the command lines, the demo event.
 APP_LEVEL = ("organizer", "organizer.app", "organizer.cli", "organizer.arboretum_command", "organizer.live_gunicorn",
              "organizer.demo")
@@ -43,6 +43,7 @@ WEB_MODULES = frozenset({
     "organizer.core.templating",  # Jinja filters and globals
     "organizer.core.extensions",
     "organizer.core.permissions",  # each endpoint's need, checked before the request
+    "organizer.core.public_urls",  # links from the public address, for pages and QR codes
     "organizer.accounts.qr",  # a QR code as markup for a page
     "organizer.live.pages",  # a seat's screen, shared by live, practice and replay views
     "organizer.live.fastpoll",  # WSGI middleware

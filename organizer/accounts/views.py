@@ -14,6 +14,7 @@ from organizer.core.db import get_session
 from organizer.core.errors import InputError
 from organizer.core.models import ROLES, Organizer, Role
 from organizer.core.pages import go_to, render_page
+from organizer.core.public_urls import public_url
 from organizer.core.translate import N_, _
 
 bp = Blueprint("accounts", __name__, url_prefix="/organizers")
@@ -31,7 +32,7 @@ def _page(status: int = 200, **context: Any) -> Any:
     context.setdefault("link", None)
     link = context["link"]
     if link is not None:
-        url = url_for("auth.welcome", token=link.token, _external=True)
+        url = public_url("auth.welcome", token=link.token)
         context["link_url"], context["link_qr"] = url, qr_svg(url)
     return render_page("accounts/index.html", "accounts/accounts_panel.html", status,
                        accounts=service.all_accounts(db) if me.role == Role.OWNER else [],

@@ -52,6 +52,7 @@ RULES: dict[str, Need] = {
     "public.player_drop": Need.PUBLIC, "public.player_report": Need.PUBLIC, "public.player_confirm": Need.PUBLIC,
     "public.player_dispute": Need.PUBLIC,
     "language.choose": Need.PUBLIC,  # a cookie on the chooser's own device, nothing stored
+    "venue.certificate": Need.PUBLIC, "venue.root_certificate": Need.PUBLIC,  # a public certificate, no event data
 
     "events.index": Need.SIGNED_IN,
     "accounts.index": Need.SIGNED_IN,  # one's own sessions and password; owners see all accounts

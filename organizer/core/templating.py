@@ -9,6 +9,7 @@ from flask import Flask, g
 
 from engine.cards import species_code
 from organizer.core.models import ENTRY_MODES, ROUND_FORMATS
+from organizer.core.public_urls import public_base, public_base_unreachable, public_url
 from organizer.core.translate import N_, current_locale, species_name
 
 HTMX_SCRIPT = "core/vendor/htmx-2.0.11.min.js"
@@ -33,6 +34,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["species_code"] = species_code
     app.jinja_env.filters["species_name"] = species_name
     app.jinja_env.filters["fixed"] = fixed_decimals
+    app.add_template_global(public_url, "public_url")  # every QR code and link a phone follows
+    app.add_template_global(public_base, "public_base")
+    app.add_template_global(public_base_unreachable, "public_base_unreachable")
 
     @app.context_processor
     def globals_for_templates() -> dict[str, Any]:

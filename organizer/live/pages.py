@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, request, url_for
+from flask import Flask, current_app, request
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
@@ -16,6 +16,7 @@ from engine import ArboretumError
 from organizer.accounts.qr import qr_svg
 from organizer.core.db import get_session
 from organizer.core.pages import render_page
+from organizer.core.public_urls import public_url
 from organizer.core.translate import N_, _
 from organizer.live import tables as live_tables
 from organizer.live.games import LiveGame
@@ -105,7 +106,7 @@ def act_and_show(game: LiveGame, seat: int, show: ShowSeat) -> Any:
 
 def seat_qr_svg(token: str) -> Markup:
     """The QR code of a seat's private link (for the table's page)."""
-    return qr_svg(url_for("live.seat", token=token, _external=True))
+    return qr_svg(public_url("live.seat", token=token))
 
 
 def live_page_strings() -> dict[str, str]:

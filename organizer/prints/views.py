@@ -16,6 +16,8 @@ from organizer.core.db import get_session
 from organizer.core.errors import InputError
 from organizer.core.i18n import use_event_language
 from organizer.core.models import EDITIONS, Event
+from organizer.core.public_address import join_url
+from organizer.core.public_urls import public_base, public_url
 from organizer.core.translate import _
 from organizer.events.views import load_event as _load_event
 from organizer.printing import PrintingError, blank_scorepad, event_report, round_pack, score_sheet, standings_pdf
@@ -71,15 +73,15 @@ def _deliver(make: Callable[[], bytes], filename: str, back_to: str) -> Any:
 
 def _table_url(event: Event) -> service.TableUrl:
     def table_url(round_number: int, table_number: int) -> str:
-        return url_for("tables.show", event_id=event.id, number=round_number, table=table_number, _external=True)
+        return public_url("tables.show", event_id=event.id, number=round_number, table=table_number)
     return table_url
 
 
 def seat_url(token: str) -> str:
     try:
-        return url_for("live.seat", token=token, _external=True)
+        return public_url("live.seat", token=token)
     except BuildError:  # live tables not installed in this app: the same address by hand
-        return f"{request.url_root}play/{token}"
+        return join_url(public_base(), f"play/{token}")
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/pack.pdf")
@@ -87,7 +89,7 @@ def round_pack_pdf(event_id: int, number: int) -> Any:
     event = load_event(event_id)
 
     def make() -> bytes:
-        public = url_for("public.event", code=event.public_code, _external=True)
+        public = public_url("public.event", code=event.public_code)
         return round_pack(service.round_pack_data(get_session(), event, number, _table_url(event), seat_url,
                                                     requested_paper(), public_url=public))
 

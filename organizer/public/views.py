@@ -27,6 +27,7 @@ from organizer.core.guard import StaleChange
 from organizer.core.i18n import current_language, use_event_language, use_event_time_zone
 from organizer.core.models import Event, Player
 from organizer.core.pages import go_to, render_page
+from organizer.core.public_urls import public_url
 from organizer.core.translate import _
 from organizer.events.views import load_event
 from organizer.players import service as player_service
@@ -64,7 +65,7 @@ def _player(token: str) -> Player:
 @bp.app_template_global("public_qr")
 def public_qr(event: Event, size_px: int = 168) -> Any:
     """The QR code of the event's public page, for the projector and the event overview."""
-    return qr_svg(url_for("public.event", code=event.public_code, _external=True), size_px)
+    return qr_svg(public_url("public.event", code=event.public_code), size_px)
 
 
 # The public event page.
@@ -154,7 +155,7 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
     context: dict[str, Any] = {"page": page, "errors": errors or {}, "form": form or {},
                                "refresh": service.REFRESH_SECONDS}
     if page.view is not None and page.view.table.digital and page.seat_token:
-        context["seat_url"] = url_for("live.seat", token=page.seat_token, _external=True)
+        context["seat_url"] = public_url("live.seat", token=page.seat_token)
     if page.view is not None and page.view.result is None and not form:
         context["form"] = {}
     status_html = Markup(render_template("public/public_player_status.html", **context))
@@ -265,7 +266,7 @@ def _event_player(event_id: int, player_id: int) -> tuple[Event, Player]:
 
 
 def player_url(player: Player) -> str:
-    return url_for("public.player", token=player.token, _external=True)
+    return public_url("public.player", token=player.token)
 
 
 @bp.get("/events/<int:event_id>/players/<int:player_id>/link")

@@ -1,7 +1,8 @@
 """The named signals of organizer.core.signals have their listeners once the features are
 imported: the club keeps its registry and league figures, the live tables deal and describe
-their games. (What the listeners do is tested with the club's and the live tables' own tests:
-players added through the services reach the registry, settled results the league.)"""
+their games, the venue snapshots a SQLite database. (What the listeners do is tested with the
+club's, the live tables' and the venue's own tests: players added through the services reach the
+registry, settled results the league.)"""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 import organizer.club
 import organizer.live
+import organizer.venue
 from organizer.core import signals
 
 LISTENERS = [
@@ -20,6 +22,8 @@ LISTENERS = [
     (signals.results_settled, organizer.club.receivers.store_league_figures),
     (signals.round_published, organizer.live.receivers.deal_published_round),
     (signals.table_game_asked, organizer.live.receivers.table_game),
+    (signals.round_published, organizer.venue.backup.snapshot_published_round),
+    (signals.results_settled, organizer.venue.backup.snapshot_settled_results),
 ]
 
 
