@@ -15,6 +15,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from organizer.accounts import sessions
 from organizer.core import text
 from organizer.core.errors import InputError
+from organizer.core.guard import lock, lock_all
 from organizer.core.models import ROLES, AccountLink, Organizer, Role, utcnow
 from organizer.core.translate import _, ngettext
 
@@ -174,12 +175,28 @@ def active_owners(session: Session) -> int:
         Organizer.role == Role.OWNER, col(Organizer.disabled_at).is_(None))).one())
 
 
+def _locked_for_owner_rule(session: Session, account: Organizer) -> Organizer:
+    """``account`` as committed now, with every enabled owner's row locked first (in id order):
+    a demotion or a disabling checks "another owner stays" and writes under these locks, so two
+    owners demoting or disabling each other at once are served one after the other and the
+    second is refused."""
+    lock_all(session, Organizer, Organizer.role == Role.OWNER, col(Organizer.disabled_at).is_(None))
+    current = lock(session, Organizer, account.id)
+    if current is None:
+        session.rollback()
+        raise InputError({"account": _("That account does not exist.")})
+    return current
+
+
 def _not_the_last_owner(session: Session, account: Organizer, field: str) -> None:
+    """Call with the owners locked (:func:`_locked_for_owner_rule`)."""
     if account.role == Role.OWNER and account.disabled_at is None and active_owners(session) <= 1:
+        session.rollback()
         raise InputError({field: _("This is the only owner left: make another account an owner first.")})
 
 
 def set_role(session: Session, account: Organizer, role: Role) -> None:
+    account = _locked_for_owner_rule(session, account)
     if role != Role.OWNER:
         _not_the_last_owner(session, account, "role")
     account.role = role
@@ -190,7 +207,9 @@ def set_role(session: Session, account: Organizer, role: Role) -> None:
 def disable(session: Session, account: Organizer) -> None:
     """The account can no longer sign in and its sessions end at once; the row (and its name in
     every audit log) stays."""
+    account = _locked_for_owner_rule(session, account)
     if account.disabled_at is not None:
+        session.rollback()
         return
     _not_the_last_owner(session, account, "account")
     account.disabled_at = utcnow()
