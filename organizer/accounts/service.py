@@ -147,12 +147,22 @@ def create_organizer(session: Session, name: str, password: str, confirm: str | 
     return organizer
 
 
+def _spend_links(session: Session, account: Organizer) -> None:
+    """Every unused one-time link of the account stops working: a link belongs to the account's
+    credentials as they were when it was made, and a new password, a disabling or an enabling
+    replaces those (call inside the change's transaction)."""
+    session.execute(update(AccountLink).where(col(AccountLink.organizer_id) == account.id,
+                                              col(AccountLink.used_at).is_(None)).values(used_at=utcnow()))
+
+
 def set_password(session: Session, organizer: Organizer, password: str, keep_session: int | None = None) -> None:
     """A new password ends every session of the account (but ``keep_session``, the one that
-    changed it), so whoever had a copied cookie or a stolen password is out."""
+    changed it) and every unused link to set one, so whoever had a copied cookie, a stolen
+    password or an old reset link is out."""
     organizer.password_hash = hash_password(password)
     session.add(organizer)
     sessions.end_all(session, organizer, except_id=keep_session, commit=False)
+    _spend_links(session, organizer)
     session.commit()
 
 
@@ -215,10 +225,15 @@ def disable(session: Session, account: Organizer) -> None:
     account.disabled_at = utcnow()
     session.add(account)
     sessions.end_all(session, account, commit=False)
+    _spend_links(session, account)
     session.commit()
 
 
 def enable(session: Session, account: Organizer) -> None:
+    """The account may sign in again with its password; links made before stay spent (an owner
+    makes a new one when needed)."""
+    if account.disabled_at is not None:
+        _spend_links(session, account)
     account.disabled_at = None
     session.add(account)
     session.commit()
