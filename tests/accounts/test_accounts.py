@@ -217,3 +217,30 @@ def test_judges_do_not_see_players_e_mail_addresses(client: FlaskClient, session
     organizer = client.application.test_client()
     sign_in(organizer, "Olive")
     assert "ann.private@example.org" in organizer.get(f"/events/{event.id}/players").text
+
+
+def test_session_limits_follow_the_role_the_account_has_now(signed_in: FlaskClient, session: Session) -> None:
+    from datetime import timedelta
+
+    from organizer.core.models import AccountSession, utcnow
+
+    otto = accounts.create_organizer(session, "Otto", "otto's pw 1", role=Role.ORGANIZER)
+    laptop = signed_in.application.test_client()
+    assert sign_in(laptop, "Otto", "otto's pw 1").status_code == 302
+
+    def otto_session(idle: timedelta, age: timedelta) -> None:
+        row = session.exec(select(AccountSession).where(AccountSession.organizer_id == otto.id)
+                           .order_by(AccountSession.id.desc())).first()  # type: ignore[union-attr]
+        assert row is not None
+        row.last_seen_at, row.created_at = utcnow() - idle, utcnow() - age
+        session.add(row)
+        session.commit()
+
+    otto_session(timedelta(hours=5), timedelta(hours=5))
+    assert laptop.get("/").status_code == 200  # an organizer: 3 idle days
+    assert signed_in.post(f"/organizers/{otto.id}/role", data={"role": "judge"}).status_code == 302
+    otto_session(timedelta(hours=5), timedelta(hours=5))
+    assert laptop.get("/").status_code == 302  # a judge now: 4 idle hours
+    assert sign_in(laptop, "Otto", "otto's pw 1").status_code == 302
+    otto_session(timedelta(minutes=5), timedelta(hours=25))
+    assert laptop.get("/").status_code == 302  # and 24 hours at most
