@@ -86,9 +86,17 @@ def organizer_count(session: Session) -> int:
     return int(session.exec(select(func.count()).select_from(Organizer)).one())
 
 
+def name_key(name: str) -> str:
+    """What a typed account name is matched by: the name up to case (full Unicode case folding:
+    "ÉMILE" is "Émile", "STRASSE" is "Straße"), width and spacing. Folded in Python and compared
+    with the stored ``Organizer.name_key``, so SQLite and PostgreSQL find the same account; the
+    sign-in throttle counts failures under the same key."""
+    return text.name_key(text.clean_name(name))
+
+
 def find_by_name(session: Session, name: str) -> Organizer | None:
-    key = text.clean_name(name).lower()
-    return session.exec(select(Organizer).where(func.lower(Organizer.name) == key)).first()
+    key = name_key(name)
+    return session.exec(select(Organizer).where(Organizer.name_key == key)).first() if key else None
 
 
 def all_accounts(session: Session) -> list[Organizer]:
@@ -107,7 +115,7 @@ def _validate_name(session: Session, name: str, errors: dict[str, str]) -> str:
     problem = text.name_problem(name, MAX_NAME, _("Enter a name to sign in with."))
     if problem is not None:
         errors["name"] = problem
-    elif any(text.name_key(other) == text.name_key(name) for other in session.exec(select(Organizer.name)).all()):
+    elif find_by_name(session, name) is not None:
         errors["name"] = _("An account called “%(name)s” already exists.", name=name)
     return name
 
