@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from organizer.accounts import service as accounts
 from organizer.accounts import sessions, sign_in
-from organizer.core import permissions, text
+from organizer.core import permissions
 from organizer.core.db import get_session
 from organizer.core.errors import InputError
 from organizer.core.models import AccountSession, AuditEntry, Organizer
@@ -145,7 +145,7 @@ def sign_in_page() -> Any:
     headers: dict[str, str] = {}
     if request.method == "POST":
         devices = _known_devices()
-        name_key = text.clean_name(form["name"]).lower()[:80]
+        name_key = accounts.name_key(form["name"])[:80]
         try:
             account = sign_in.authenticate(db, form["name"], request.form.get("password", ""), _client_address(),
                                            devices.get(name_key), _throttle())

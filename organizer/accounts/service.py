@@ -15,6 +15,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from organizer.accounts import sessions
 from organizer.core import text
 from organizer.core.errors import InputError
+from organizer.core.guard import lock, lock_all
 from organizer.core.models import ROLES, AccountLink, Organizer, Role, utcnow
 from organizer.core.translate import _, ngettext
 
@@ -85,9 +86,17 @@ def organizer_count(session: Session) -> int:
     return int(session.exec(select(func.count()).select_from(Organizer)).one())
 
 
+def name_key(name: str) -> str:
+    """What a typed account name is matched by: the name up to case (full Unicode case folding:
+    "ÉMILE" is "Émile", "STRASSE" is "Straße"), width and spacing. Folded in Python and compared
+    with the stored ``Organizer.name_key``, so SQLite and PostgreSQL find the same account; the
+    sign-in throttle counts failures under the same key."""
+    return text.name_key(text.clean_name(name))
+
+
 def find_by_name(session: Session, name: str) -> Organizer | None:
-    key = text.clean_name(name).lower()
-    return session.exec(select(Organizer).where(func.lower(Organizer.name) == key)).first()
+    key = name_key(name)
+    return session.exec(select(Organizer).where(Organizer.name_key == key)).first() if key else None
 
 
 def all_accounts(session: Session) -> list[Organizer]:
@@ -106,7 +115,7 @@ def _validate_name(session: Session, name: str, errors: dict[str, str]) -> str:
     problem = text.name_problem(name, MAX_NAME, _("Enter a name to sign in with."))
     if problem is not None:
         errors["name"] = problem
-    elif any(text.name_key(other) == text.name_key(name) for other in session.exec(select(Organizer.name)).all()):
+    elif find_by_name(session, name) is not None:
         errors["name"] = _("An account called “%(name)s” already exists.", name=name)
     return name
 
@@ -146,12 +155,22 @@ def create_organizer(session: Session, name: str, password: str, confirm: str | 
     return organizer
 
 
+def _spend_links(session: Session, account: Organizer) -> None:
+    """Every unused one-time link of the account stops working: a link belongs to the account's
+    credentials as they were when it was made, and a new password, a disabling or an enabling
+    replaces those (call inside the change's transaction)."""
+    session.execute(update(AccountLink).where(col(AccountLink.organizer_id) == account.id,
+                                              col(AccountLink.used_at).is_(None)).values(used_at=utcnow()))
+
+
 def set_password(session: Session, organizer: Organizer, password: str, keep_session: int | None = None) -> None:
     """A new password ends every session of the account (but ``keep_session``, the one that
-    changed it), so whoever had a copied cookie or a stolen password is out."""
+    changed it) and every unused link to set one, so whoever had a copied cookie, a stolen
+    password or an old reset link is out."""
     organizer.password_hash = hash_password(password)
     session.add(organizer)
     sessions.end_all(session, organizer, except_id=keep_session, commit=False)
+    _spend_links(session, organizer)
     session.commit()
 
 
@@ -174,12 +193,28 @@ def active_owners(session: Session) -> int:
         Organizer.role == Role.OWNER, col(Organizer.disabled_at).is_(None))).one())
 
 
+def _locked_for_owner_rule(session: Session, account: Organizer) -> Organizer:
+    """``account`` as committed now, with every enabled owner's row locked first (in id order):
+    a demotion or a disabling checks "another owner stays" and writes under these locks, so two
+    owners demoting or disabling each other at once are served one after the other and the
+    second is refused."""
+    lock_all(session, Organizer, Organizer.role == Role.OWNER, col(Organizer.disabled_at).is_(None))
+    current = lock(session, Organizer, account.id)
+    if current is None:
+        session.rollback()
+        raise InputError({"account": _("That account does not exist.")})
+    return current
+
+
 def _not_the_last_owner(session: Session, account: Organizer, field: str) -> None:
+    """Call with the owners locked (:func:`_locked_for_owner_rule`)."""
     if account.role == Role.OWNER and account.disabled_at is None and active_owners(session) <= 1:
+        session.rollback()
         raise InputError({field: _("This is the only owner left: make another account an owner first.")})
 
 
 def set_role(session: Session, account: Organizer, role: Role) -> None:
+    account = _locked_for_owner_rule(session, account)
     if role != Role.OWNER:
         _not_the_last_owner(session, account, "role")
     account.role = role
@@ -190,16 +225,23 @@ def set_role(session: Session, account: Organizer, role: Role) -> None:
 def disable(session: Session, account: Organizer) -> None:
     """The account can no longer sign in and its sessions end at once; the row (and its name in
     every audit log) stays."""
+    account = _locked_for_owner_rule(session, account)
     if account.disabled_at is not None:
+        session.rollback()
         return
     _not_the_last_owner(session, account, "account")
     account.disabled_at = utcnow()
     session.add(account)
     sessions.end_all(session, account, commit=False)
+    _spend_links(session, account)
     session.commit()
 
 
 def enable(session: Session, account: Organizer) -> None:
+    """The account may sign in again with its password; links made before stay spent (an owner
+    makes a new one when needed)."""
+    if account.disabled_at is not None:
+        _spend_links(session, account)
     account.disabled_at = None
     session.add(account)
     session.commit()

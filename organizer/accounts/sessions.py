@@ -72,9 +72,13 @@ def start(session: Session, account: Organizer, user_agent: str) -> Started:
     return Started(token, row)
 
 
-def _live(row: AccountSession, now: datetime) -> bool:
-    return (row.ended_at is None and aware(row.expires_at) > now
-            and aware(row.last_seen_at) + timedelta(minutes=row.idle_minutes) > now)
+def _live(row: AccountSession, role: str, now: datetime) -> bool:
+    """The session is not ended and within the limits of the account's role now (not the role it
+    signed in with: an organizer made a judge is held to a judge's limits at the next request).
+    The row's ``idle_minutes`` and ``expires_at`` record the limits at sign-in."""
+    idle, lifetime = IDLE_LIMITS.get(role, IDLE_LIMITS[Role.JUDGE]), LIFETIMES.get(role, LIFETIMES[Role.JUDGE])
+    return (row.ended_at is None and aware(row.created_at) + lifetime > now
+            and aware(row.last_seen_at) + idle > now)
 
 
 def resume(session: Session, token: str) -> tuple[AccountSession, Organizer] | None:
@@ -84,10 +88,10 @@ def resume(session: Session, token: str) -> tuple[AccountSession, Organizer] | N
         return None
     row = session.exec(select(AccountSession).where(AccountSession.token_hash == token_hash(token))).first()
     now = utcnow()
-    if row is None or not _live(row, now):
+    if row is None:
         return None
     account = session.get(Organizer, row.organizer_id)
-    if account is None or account.disabled_at is not None:
+    if account is None or account.disabled_at is not None or not _live(row, account.role, now):
         return None
     if now - aware(row.last_seen_at) >= TOUCH_EVERY:
         row.last_seen_at = now
@@ -101,7 +105,7 @@ def active(session: Session, account: Organizer) -> list[AccountSession]:
     now = utcnow()
     rows = session.exec(select(AccountSession).where(AccountSession.organizer_id == account.id,
                                                      col(AccountSession.ended_at).is_(None))).all()
-    return sorted((row for row in rows if _live(row, now)), key=lambda row: aware(row.last_seen_at), reverse=True)
+    return sorted((row for row in rows if _live(row, account.role, now)), key=lambda row: aware(row.last_seen_at), reverse=True)
 
 
 def end(session: Session, account: Organizer, session_id: int) -> bool:

@@ -21,7 +21,6 @@ from sqlmodel import Session, col, func, select
 
 from organizer.accounts import service as accounts
 from organizer.accounts import sessions
-from organizer.core import text
 from organizer.core.models import Organizer, SignInAttempt, utcnow
 from organizer.core.translate import _, ngettext
 
@@ -95,7 +94,7 @@ def authenticate(session: Session, name: str, password: str, client: str, device
     this name (None for a browser the name never signed in from). While the key's wait runs,
     nothing is checked, not even a right password: otherwise the wait would slow no guesser."""
     throttle = throttle or Throttle()
-    name_key = text.clean_name(name).lower()[:80]
+    name_key = accounts.name_key(name)[:80]
     client = client[:64]
     wait = current_wait(session, name_key, client, device, throttle)
     if wait > timedelta(0):

@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 
 from organizer.club import leagues, ratings
 from organizer.club.leagues import SeasonInput, season_problems
+from organizer.club.registry import MAX_CHAIN
 from organizer.core import text
 from organizer.core.errors import InputError
 from organizer.core.models import ClubPlayer, Event, Player, RatingPoint, RegistryReview, Season, SeasonEvent
@@ -118,6 +119,26 @@ def import_club(session: Session, data: Any) -> ClubImported:
         missing = f"the field {bad} is missing" if isinstance(bad, KeyError) else f"{type(bad).__name__}: {bad}"
         raise InputError({"file": _("%(where)s: the export is damaged or incomplete (%(missing)s).",
                                     where=place.where, missing=missing)}) from None
+
+
+def _check_chains(merged_into: dict[int, Any], names: dict[int, str], place: _Place) -> None:
+    """Every chain of merges in the file ends at an entry not merged, within
+    ``MAX_CHAIN`` steps: a cycle (A merged into B, B into A) is refused."""
+    ends: set[int] = set()  # entries whose chain is known to end well
+    for start in merged_into:
+        path: list[int] = []
+        current: int = start
+        while current not in ends and merged_into.get(current) is not None:
+            if current in path or len(path) > MAX_CHAIN:
+                place.where = f"the registry → {names[start]}"
+                if current in path:
+                    cycle = " → ".join(names[i] for i in path[path.index(current):] + [current])
+                    raise _Bad(_("its merges lead back to it (%(cycle)s): a merge cycle, which no registry "
+                                 "can hold", cycle=cycle))
+                raise _Bad(_("its chain of merges is longer than %(most)d entries", most=MAX_CHAIN))
+            path.append(current)
+            current = merged_into[current]
+        ends.update(path)
 
 
 def _list(value: Any, what: str) -> list[Any]:
@@ -247,6 +268,8 @@ def _import(session: Session, data: dict[str, Any], place: _Place) -> ClubImport
             merged_at = item.get("merged_at")
             entry.merged_at = datetime.fromisoformat(_text(merged_at, "merged_at", 40)) if merged_at else None
             session.add(entry)
+    _check_chains({file_id: item.get("merged_into") for file_id, _entry, item in entries},
+                  {file_id: entry.name for file_id, entry, _item in entries}, place)
 
     # the links to the events' players
     wanted: list[tuple[int, int, str, str]] = []  # (event id, entry id, player name, where)

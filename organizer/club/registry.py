@@ -11,6 +11,7 @@ the merged entry stays (pointing at the survivor) as the record of what happened
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
@@ -22,10 +23,16 @@ from sqlmodel import Session, SQLModel, col, func, select
 
 from organizer.core import text
 from organizer.core.errors import InputError
+from organizer.core.guard import lock
 from organizer.core.models import ClubPlayer, Event, Player, RegistryReview, new_code, utcnow
 from organizer.core.translate import N_, _
 
 MAX_NAME = 80
+#: the longest chain of merges a walk follows (entry → survivor → …); a longer one, or one that
+#: comes back to an entry it passed, is broken data: the walk stops at the entry it started from
+MAX_CHAIN = 100
+
+log = logging.getLogger(__name__)
 
 
 def email_key(email: str) -> str:
@@ -299,19 +306,31 @@ def resolve_review(session: Session, review_id: int, club_player_id: int | None)
 
 def merge(session: Session, keep_id: int, gone_id: int) -> ClubPlayer:
     """``gone_id`` was the same person as ``keep_id``: its events' players move to ``keep_id``;
-    its row stays, marked merged (ratings need a recomputation to follow)."""
-    keep, gone = session.get(ClubPlayer, keep_id), session.get(ClubPlayer, gone_id)
-    if keep is None or gone is None or keep_id == gone_id:
+    its row stays, marked merged (ratings need a recomputation to follow).
+
+    Both rows are locked (lower id first) before anything is checked, so two merges of the same
+    entries at once are served one after the other: the second finds one of them merged and is
+    refused. The survivor is not merged (checked under the lock), so its chain is itself and the
+    new link cannot lead back to ``gone_id``: no merge stores a cycle."""
+    if keep_id == gone_id:
+        raise InputError({"merge": _("Pick two different registry entries.")})
+    locked = {row_id: lock(session, ClubPlayer, row_id) for row_id in sorted((keep_id, gone_id))}
+    keep, gone = locked[keep_id], locked[gone_id]
+    if keep is None or gone is None:
+        session.rollback()
         raise InputError({"merge": _("Pick two different registry entries.")})
     if keep.merged_into_id is not None or gone.merged_into_id is not None:
+        session.rollback()
         raise InputError({"merge": _("One of them was already merged into another entry.")})
     events_keep = set(session.exec(select(Player.event_id).where(Player.club_player_id == keep_id)).all())
     both = [e for e in session.exec(select(Player.event_id).where(Player.club_player_id == gone_id)).all()
             if e in events_keep]
     if both:
         event = session.get(Event, both[0])
-        raise InputError({"merge": _("Both played in %(event)s: two different people.", event=event.name) if event
-                           else _("Both played in one event: two different people.")})
+        message = (_("Both played in %(event)s: two different people.", event=event.name) if event
+                   else _("Both played in one event: two different people."))
+        session.rollback()
+        raise InputError({"merge": message})
     for player in session.exec(select(Player).where(Player.club_player_id == gone_id)).all():
         player.club_player_id = keep_id
         session.add(player)
@@ -372,11 +391,7 @@ def profile(session: Session, club_player_id: int) -> Profile | None:
     entry = session.get(ClubPlayer, club_player_id)
     if entry is None:
         return None
-    while entry.merged_into_id is not None:  # an old link still finds the person
-        survivor = session.get(ClubPlayer, entry.merged_into_id)
-        if survivor is None:
-            break
-        entry = survivor
+    entry = _survivor(session, entry)  # an old link still finds the person
     rows = session.exec(select(Player, Event).join(Event, col(Event.id) == Player.event_id)
                         .where(Player.club_player_id == entry.id)
                         .order_by(col(Event.date).desc(), col(Event.id).desc())).all()
@@ -388,16 +403,27 @@ def profile(session: Session, club_player_id: int) -> Profile | None:
     return Profile(entry, events, history, ratings.chart_svg(history))
 
 
-def _survivor(session: Session, entry: ClubPlayer) -> ClubPlayer:
-    """The entry a merged one now is (itself when not merged)."""
-    seen = {entry.id}
-    while entry.merged_into_id is not None and entry.merged_into_id not in seen:
-        survivor = session.get(ClubPlayer, entry.merged_into_id)
+def _chain(session: Session, entry: ClubPlayer) -> list[ClubPlayer]:
+    """The entries from ``entry`` along its merges to the one not merged, at most
+    :data:`MAX_CHAIN` steps. A chain that comes back to an entry it passed, points at a missing
+    entry or goes on longer is broken data (logged): it ends at ``entry`` itself."""
+    chain, seen = [entry], {entry.id}
+    while chain[-1].merged_into_id is not None:
+        target = chain[-1].merged_into_id
+        survivor = session.get(ClubPlayer, target) if target not in seen and len(chain) <= MAX_CHAIN else None
         if survivor is None:
-            break
+            log.error("registry entry %s: its chain of merges %s is broken (%s); it is shown as itself",
+                      entry.id, " → ".join(str(e.id) for e in chain) + f" → {target}",
+                      "a cycle" if target in seen else "too long" if len(chain) > MAX_CHAIN else "a missing entry")
+            return [entry]
         seen.add(survivor.id)
-        entry = survivor
-    return entry
+        chain.append(survivor)
+    return chain
+
+
+def _survivor(session: Session, entry: ClubPlayer) -> ClubPlayer:
+    """The entry a merged one now is (itself when not merged, or when its chain is broken)."""
+    return _chain(session, entry)[-1]
 
 
 def set_public_profile(session: Session, club_player_id: int, public: bool) -> ClubPlayer:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import weakref
 from pathlib import Path
@@ -42,6 +43,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+    dbapi_connection.create_function("hashtext", 1, hashtext, deterministic=True)
+
+
+def hashtext(value: str | None) -> int | None:
+    """A text's 32-bit signed hash, for SQL on SQLite under the name of PostgreSQL's ``hashtext``
+    (other values, same use: cache stamps summed over rows, compared only with stamps from the
+    same database)."""
+    if value is None:
+        return None
+    return int.from_bytes(hashlib.blake2b(str(value).encode(), digest_size=4).digest(), "big", signed=True)
 
 
 def enable_sqlite_wal(engine: Engine) -> None:

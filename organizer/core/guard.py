@@ -63,6 +63,18 @@ def lock(session: Session, model: type[Row], row_id: int | None) -> Row | None:
     ).first()
 
 
+def lock_all(session: Session, model: type[Row], *where: Any) -> list[Row]:
+    """Every row of ``model`` matching ``where`` as committed now, locked for this transaction in
+    id order, for a rule over several rows ("at least one owner stays"): two requests changing
+    different rows of the set are served one after the other. On PostgreSQL a request that
+    waited reads the rows again and leaves out those that no longer match."""
+    begin_write(session)
+    return list(session.exec(
+        select(model).where(*where).order_by(model.id)  # type: ignore[attr-defined]
+        .with_for_update().execution_options(populate_existing=True)
+    ).all())
+
+
 def check_version(current: int, seen: int, what: str, hint: str | None = None) -> None:
     """Refuse a form made from version ``seen`` when the row (read under :func:`lock`) is at
     ``current``."""

@@ -15,7 +15,7 @@ from datetime import date as Date
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, UniqueConstraint
+from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, UniqueConstraint, event
 from sqlmodel import Field, SQLModel
 
 # The vocabulary of the stored strings. StrEnum members are the strings themselves, so the
@@ -110,6 +110,9 @@ class Organizer(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=80, unique=True, index=True)
+    #: ``text.name_key`` of the name (full Unicode case folding, width, spacing): what sign-in
+    #: matches and what makes two names one account; set from the name on every save
+    name_key: str = Field(default="", max_length=320, unique=True, index=True)
     #: argon2 (older werkzeug hashes are still verified and replaced at the next sign-in);
     #: empty until an invited account sets its password through its link
     password_hash: str = Field(max_length=256)
@@ -117,6 +120,16 @@ class Organizer(SQLModel, table=True):
     #: a disabled account cannot sign in; the row stays so the audit log keeps its name
     disabled_at: datetime | None = Field(default=None)
     created_at: datetime = Field(default_factory=utcnow)
+
+
+def _organizer_name_key(_mapper: Any, _connection: Any, target: Organizer) -> None:
+    from organizer.core.text import name_key
+
+    target.name_key = name_key(target.name)
+
+
+event.listen(Organizer, "before_insert", _organizer_name_key)
+event.listen(Organizer, "before_update", _organizer_name_key)
 
 
 class AccountSession(SQLModel, table=True):

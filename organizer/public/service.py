@@ -52,22 +52,35 @@ def event_by_code(session: Session, code: str) -> Event | None:
 
 
 # One statement, every figure the page shows depends on: a change anywhere (a result entered or
-# confirmed, a round published or closed, the clock, a check-in, a setting) changes the stamp.
+# confirmed, a round published or closed, the clock, a check-in, a name, a seat, a setting) changes
+# the stamp. Rows that can change in place are folded in by a hash of what the page shows of them
+# (``hashtext``: PostgreSQL's, and the same name on SQLite from ``core/db.py``) summed over the
+# rows, so a rename to a name of the same length, or two changes that cancel in a count, still
+# change it. Each row's hash starts with its id, so two rows trading their values change it too.
 _ROUNDS = "FROM round r WHERE r.event_id = e.id"
 _RESULTS = ("FROM result res JOIN gametable t ON t.id = res.table_id JOIN round r ON r.id = t.round_id"
             " WHERE r.event_id = e.id")
 _PLAYERS = "FROM player p WHERE p.event_id = e.id"
+_SEATS = ("FROM seat s JOIN gametable t ON t.id = s.table_id JOIN round r ON r.id = t.round_id"
+          " WHERE r.event_id = e.id")
+
+
+def _row_hash(*columns: str) -> str:
+    """The sum over rows of a hash of ``columns`` (NULL written as '-')."""
+    return "sum(hashtext(" + " || '|' || ".join(f"coalesce(cast({c} AS varchar), '-')" for c in columns) + "))"
+
+
 _STAMP = text("SELECT e.version, " + ", ".join(f"(SELECT {what} {where})" for what, where in (
-    ("count(*)", _ROUNDS), ("sum(length(r.status))", _ROUNDS), ("max(r.published_at)", _ROUNDS),
-    ("max(r.clock_started_at)", _ROUNDS), ("sum(r.duration_minutes)", _ROUNDS),
-    ("count(*)", _RESULTS), ("sum(res.version)", _RESULTS), ("max(res.updated_at)", _RESULTS),
-    ("sum(length(res.status))", _RESULTS),
+    ("count(*)", _ROUNDS), (_row_hash("r.id", "r.number", "r.status", "r.format"), _ROUNDS),
+    ("max(r.published_at)", _ROUNDS), ("max(r.clock_started_at)", _ROUNDS), ("sum(r.duration_minutes)", _ROUNDS),
+    ("count(*)", _RESULTS), (_row_hash("res.id", "res.version", "res.status"), _RESULTS),
+    ("max(res.updated_at)", _RESULTS),
     ("count(*)", "FROM confirmation c JOIN result res ON res.id = c.result_id JOIN gametable t ON t.id = res.table_id"
                  " JOIN round r ON r.id = t.round_id WHERE r.event_id = e.id"),
-    ("count(*)", _PLAYERS), ("max(p.id)", _PLAYERS), ("sum(CASE WHEN p.checked_in THEN 1 ELSE 0 END)", _PLAYERS),
-    ("sum(CASE WHEN p.dropped THEN 1 ELSE 0 END)", _PLAYERS), ("sum(length(p.name))", _PLAYERS),
-    ("sum(CASE WHEN t.digital THEN 1 ELSE 0 END)",
-     "FROM gametable t JOIN round r ON r.id = t.round_id WHERE r.event_id = e.id"),
+    ("count(*)", _PLAYERS), ("max(p.id)", _PLAYERS),
+    (_row_hash("p.id", "p.name", "p.checked_in", "p.dropped", "p.dropped_after_round", "p.club"), _PLAYERS),
+    ("count(*)", _SEATS), (_row_hash("s.id", "s.table_id", "s.player_id", "s.position", "s.is_bot"), _SEATS),
+    (_row_hash("t.id", "t.number", "t.digital"), "FROM gametable t JOIN round r ON r.id = t.round_id WHERE r.event_id = e.id"),
 )) + " FROM event e WHERE e.id = :id")
 
 

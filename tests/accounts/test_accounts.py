@@ -166,3 +166,81 @@ def test_only_owners_manage_accounts(signed_in: FlaskClient, session: Session) -
     assert otto.post("/organizers/1/role", data={"role": "judge"}).status_code == 403
     assert otto.post("/organizers/1/disable").status_code == 403
     assert len(session.exec(select(Organizer)).all()) == 2
+
+
+def test_a_reset_link_dies_when_its_person_changes_the_password_themselves(signed_in: FlaskClient,
+                                                                           session: Session) -> None:
+    otto = accounts.create_organizer(session, "Otto", "otto's pw 1", role=Role.ORGANIZER)
+    match = LINK.search(signed_in.post(f"/organizers/{otto.id}/reset").text)
+    assert match
+    laptop = signed_in.application.test_client()
+    assert sign_in(laptop, "Otto", "otto's pw 1").status_code == 302
+    changed = laptop.post("/organizers/password", data={"current": "otto's pw 1", "new_password": "otto's pw 2",
+                                                        "new_confirm": "otto's pw 2"})
+    assert changed.status_code == 302
+    stranger = signed_in.application.test_client()
+    assert stranger.get(match.group(1)).status_code == 410
+    assert stranger.post(match.group(1), data={"password": "taken over", "confirm": "taken over"}).status_code == 410
+    assert sign_in(stranger, "Otto", "taken over").status_code != 302
+    assert sign_in(stranger, "Otto", "otto's pw 2").status_code == 302
+
+
+def test_a_reset_link_dies_when_its_account_is_disabled_and_enabled_again(signed_in: FlaskClient,
+                                                                          session: Session) -> None:
+    otto = accounts.create_organizer(session, "Otto", "otto's pw 1", role=Role.ORGANIZER)
+    match = LINK.search(signed_in.post(f"/organizers/{otto.id}/reset").text)
+    assert match
+    assert signed_in.post(f"/organizers/{otto.id}/disable").status_code == 302
+    assert signed_in.post(f"/organizers/{otto.id}/enable").status_code == 302
+    stranger = signed_in.application.test_client()
+    assert stranger.get(match.group(1)).status_code == 410
+    assert stranger.post(match.group(1), data={"password": "taken over", "confirm": "taken over"}).status_code == 410
+    assert sign_in(stranger, "Otto", "otto's pw 1").status_code == 302
+    again = LINK.search(signed_in.post(f"/organizers/{otto.id}/reset").text)  # a new link works
+    assert again and stranger.get(again.group(1)).status_code == 200
+
+
+def test_judges_do_not_see_players_e_mail_addresses(client: FlaskClient, session: Session) -> None:
+    from organizer.core import staff
+    from organizer.players import service as players
+    from tests.fixtures.organizer import create_event
+
+    accounts.create_organizer(session, "Olive", PASSWORD)  # the first account: the owner
+    judge = accounts.create_organizer(session, "Jude", PASSWORD, role=Role.JUDGE)
+    event = create_event(session)
+    assert judge.id is not None and event.id is not None
+    staff.assign_judge(session, event, judge.id, "test")
+    players.add_player(session, event, "Ann Lee", "", "ann.private@example.org", "t")
+    sign_in(client, "Jude")
+    page = client.get(f"/events/{event.id}/players")
+    assert page.status_code == 200 and "Ann Lee" in page.text and "ann.private@example.org" not in page.text
+    organizer = client.application.test_client()
+    sign_in(organizer, "Olive")
+    assert "ann.private@example.org" in organizer.get(f"/events/{event.id}/players").text
+
+
+def test_session_limits_follow_the_role_the_account_has_now(signed_in: FlaskClient, session: Session) -> None:
+    from datetime import timedelta
+
+    from organizer.core.models import AccountSession, utcnow
+
+    otto = accounts.create_organizer(session, "Otto", "otto's pw 1", role=Role.ORGANIZER)
+    laptop = signed_in.application.test_client()
+    assert sign_in(laptop, "Otto", "otto's pw 1").status_code == 302
+
+    def otto_session(idle: timedelta, age: timedelta) -> None:
+        row = session.exec(select(AccountSession).where(AccountSession.organizer_id == otto.id)
+                           .order_by(AccountSession.id.desc())).first()  # type: ignore[union-attr]
+        assert row is not None
+        row.last_seen_at, row.created_at = utcnow() - idle, utcnow() - age
+        session.add(row)
+        session.commit()
+
+    otto_session(timedelta(hours=5), timedelta(hours=5))
+    assert laptop.get("/").status_code == 200  # an organizer: 3 idle days
+    assert signed_in.post(f"/organizers/{otto.id}/role", data={"role": "judge"}).status_code == 302
+    otto_session(timedelta(hours=5), timedelta(hours=5))
+    assert laptop.get("/").status_code == 302  # a judge now: 4 idle hours
+    assert sign_in(laptop, "Otto", "otto's pw 1").status_code == 302
+    otto_session(timedelta(minutes=5), timedelta(hours=25))
+    assert laptop.get("/").status_code == 302  # and 24 hours at most

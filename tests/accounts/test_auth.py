@@ -3,6 +3,7 @@ out."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from sqlmodel import Session, select
 from werkzeug.security import generate_password_hash
 
 from organizer.accounts import service as accounts
+from organizer.core.errors import InputError
 from organizer.core.models import AccountSession, Organizer, Role
 from tests.fixtures.organizer import HX, PASSWORD, error_beside, sign_in
 
@@ -254,3 +256,40 @@ def test_cli_invite_role_disable(app: Flask, client: FlaskClient, session: Sessi
 def test_db_upgrade_command_is_idempotent(app: Flask, tmp_path: Path) -> None:
     result = app.test_cli_runner().invoke(args=["db-upgrade"])
     assert result.exit_code == 0 and "up to date" in result.output
+
+
+@pytest.mark.parametrize(("stored", "typed"), [("Émile", "ÉMILE"), ("Émile", "émile"), ("ÅSA", "åsa"),
+                                                ("Łukasz", "ŁUKASZ"), ("Ünal", "ünal"), ("Straße", "STRASSE")])
+def test_names_match_with_full_unicode_case_folding(client: FlaskClient, session: Session, stored: str,
+                                                    typed: str) -> None:
+    accounts.create_organizer(session, stored, PASSWORD)
+    assert sign_in(client, typed).status_code == 302
+    with pytest.raises(InputError, match="already exists"):
+        accounts.create_organizer(session, typed, PASSWORD)
+
+
+def test_the_migration_gives_existing_accounts_their_name_key(tmp_path: Path, sqlite_template: Path) -> None:
+    from alembic import command
+    from sqlalchemy import text as sql
+
+    from organizer.core.db import alembic_config, make_engine
+
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(sqlite_template, path)
+    engine = make_engine(f"sqlite:///{path}")
+    config = alembic_config(engine)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0012")
+    with engine.begin() as c:
+        for name in ("Émile", "Ünal", "ÉMILE"):  # the last: one name apart from case, kept apart
+            c.execute(sql("INSERT INTO organizer (name, password_hash, role, created_at) "
+                          "VALUES (:n, '', 'owner', '2026-01-01')"), {"n": name})
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+    with Session(engine) as db:
+        found = accounts.find_by_name(db, "ÉMILE")
+        assert found is not None and found.name == "Émile"
+        assert {a.name: a.name_key for a in db.exec(select(Organizer)).all()}["Ünal"] == "ünal"
+    engine.dispose()

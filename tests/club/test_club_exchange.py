@@ -167,3 +167,23 @@ def test_a_bad_or_shared_public_code_is_refused(session: Session, other: Session
         del entry["public_profile"], entry["public_code"]
     club_exchange.import_club(other, older)
     assert not any(e.public_profile for e in other.exec(select(ClubPlayer)).all())
+
+
+def test_a_merge_cycle_in_the_file_is_refused_and_nothing_changes(session: Session) -> None:
+    small_club(session)
+    club = club_exchange.export_club(session)
+    by_name = {entry["name"]: entry for entry in club["registry"]}
+    assert by_name["Cyril"]["merged_into"] == by_name["Cy"]["id"]
+    cycle = travel(club)
+    for entry in cycle["registry"]:
+        if entry["name"] == "Cy":
+            entry["merged_into"] = by_name["Cyril"]["id"]
+    with pytest.raises(InputError, match=r"Cy → Cyril → Cy\): a merge cycle"):
+        club_exchange.import_club(session, cycle)
+    three = travel(club)  # Ann → Bo → Cy → Ann, over the file's ids
+    ids = {entry["name"]: entry["id"] for entry in three["registry"]}
+    for name, into in (("Ann", "Bo"), ("Bo", "Cy"), ("Cy", "Ann")):
+        next(e for e in three["registry"] if e["name"] == name)["merged_into"] = ids[into]
+    with pytest.raises(InputError, match="a merge cycle"):
+        club_exchange.import_club(session, three)
+    assert by_position(club_exchange.export_club(session)) == by_position(club)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 from sqlalchemy import text as sql
 from sqlmodel import Session, select
 
@@ -225,3 +230,73 @@ def test_an_imported_event_is_matched_like_a_sign_up(session: Session) -> None:
     linked = {p.name: p.club_player_id for p in session.exec(select(Player).where(Player.event_id == third.id)).all()
               if p.club_player_id is not None}
     assert linked == {name: p.club_player_id for name, p in players.items() if p.club_player_id is not None}
+
+
+@contextmanager
+def answered_within(seconds: int) -> Iterator[None]:
+    """Fail instead of hanging when the block takes longer than ``seconds`` (SIGALRM interrupts
+    a loop in the main thread)."""
+    def stop(_signum: int, _frame: object) -> None:
+        raise TimeoutError(f"no answer within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _stored_cycle(session: Session) -> tuple[ClubPlayer, ClubPlayer]:
+    """Two entries pointing at each other, written past the services (broken data)."""
+    first, second = create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1))
+    a = player_service.add_player(session, first, "Cy Ma", "", "cy@x.org", "t")
+    b = player_service.add_player(session, second, "Cyril Ma", "", "cyril@x.org", "t")
+    one, two = session.get(ClubPlayer, a.club_player_id), session.get(ClubPlayer, b.club_player_id)
+    assert one is not None and two is not None
+    one.merged_into_id, two.merged_into_id = two.id, one.id
+    one.public_profile = two.public_profile = True
+    session.add_all([one, two])
+    session.commit()
+    return one, two
+
+
+def test_a_stored_merge_cycle_is_shown_as_the_entry_itself_and_logged(
+        signed_in: FlaskClient, session: Session, caplog: pytest.LogCaptureFixture) -> None:
+    one, two = _stored_cycle(session)
+    with caplog.at_level(logging.ERROR, logger="organizer.club.registry"):
+        with answered_within(5):
+            found = registry.profile(session, one.id or 0)
+        with answered_within(5):
+            page = signed_in.get(f"/club/players/{one.id}")
+        with answered_within(5):
+            shown = signed_in.get(f"/profile/{two.public_code}")
+    assert page.status_code == 200 and "Cy Ma" in page.text
+    assert shown.status_code in (200, 404)
+    assert found is not None and found.entry.id == one.id
+    assert "a cycle" in caplog.text
+
+
+def test_a_chain_longer_than_the_limit_stops_at_the_entry_itself(session: Session) -> None:
+    entries = [ClubPlayer(name=f"P {i}", name_key=f"p {i}") for i in range(registry.MAX_CHAIN + 3)]
+    session.add_all(entries)
+    session.flush()
+    for entry, survivor in zip(entries, entries[1:], strict=False):
+        entry.merged_into_id = survivor.id
+    session.commit()
+    with answered_within(5):
+        assert registry.profile(session, entries[0].id or 0).entry.id == entries[0].id  # type: ignore[union-attr]
+    with answered_within(5):
+        assert registry.profile(session, entries[-5].id or 0).entry.id == entries[-1].id  # type: ignore[union-attr]
+
+
+def test_merges_refuse_a_merged_entry_either_way(session: Session) -> None:
+    first, second = create_event(session), create_event(session, name="Summer", date=date(2026, 6, 1))
+    a = player_service.add_player(session, first, "Cy Ma", "", "", "t").club_player_id or 0
+    b = player_service.add_player(session, second, "Cyril Ma", "", "", "t").club_player_id or 0
+    registry.merge(session, a, b)
+    with pytest.raises(InputError, match="already merged"):
+        registry.merge(session, b, a)
+    entries = {e.id: e for e in session.exec(select(ClubPlayer)).all()}
+    assert entries[b].merged_into_id == a and entries[a].merged_into_id is None

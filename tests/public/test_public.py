@@ -173,3 +173,21 @@ def test_players_page_offers_each_players_link(signed_in: FlaskClient, session: 
     page = signed_in.get(f"/events/{event.id}/players").text
     assert f'hx-get="/events/{event.id}/players/{players[0].id}/link"' in page
     assert players[0].token not in page  # the link itself only when asked for, one player at a time
+
+
+def test_a_rename_to_a_name_of_the_same_length_shows_on_the_public_page(
+        app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:
+    from organizer.players import service as player_service
+
+    players = seated_event(signed_in, session, event)
+    public = app.test_client()
+    url = f"/e/{event.public_code}"
+    page = public.get(url).text
+    stamp = page.split("since=")[1].split('"')[0]
+    old = players[0].name
+    new = ("Q" + old[1:]) if old[0] != "Q" else ("Z" + old[1:])
+    assert len(new) == len(old) and new not in page
+    player_service.update_player(session, players[0], new, players[0].club, players[0].email, "t")
+    assert public.get(f"{url}/changed?since={stamp}").status_code == 200  # the poll sees a change
+    shown = public.get(url).text
+    assert new in shown and old not in shown
