@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from organizer.arboretum_command import main
-from tests.fixtures.worked_example import CASE
+from tests.engine.worked_example import CASE
 
 
 def test_scorepad_writes_a_pdf(tmp_path: Path) -> None:

@@ -231,3 +231,14 @@ def test_no_import_cycles() -> None:
         graph[module] = {t for t in graph[module] if not module.startswith(t + ".")}
     cycle = find_cycle(graph)
     assert cycle == [], "import cycle: " + " -> ".join(cycle)
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared test code lives in fixtures, conftest files and support modules, never in a test
+    module: a test module is collected once, and what it holds is its own tests."""
+    problems = []
+    for source in sorted((ROOT / "tests").rglob("*.py")):
+        for line, name in imported_names(source):
+            if name.startswith("tests.") and name.rsplit(".", 1)[-1].startswith("test_"):
+                problems.append(f"{source.relative_to(ROOT)}:{line} imports {name}")
+    assert problems == [], "\n".join(problems)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from engine.actions import Pick
 from engine.arboretum import Arboretum
 from engine.cards import Card
+from engine.game import State
 from engine.scoring import Seat
 
 
@@ -45,3 +48,26 @@ def seen_face_up(state: Any) -> set[str]:
         replay.apply_action(action, seat)
         seen.update(str(card) for pile in replay.piles for card in pile)
     return seen
+
+
+def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """A copy of ``state`` with every card ``seat`` cannot see dealt anew: the draw pile and the
+    other hands (Q's hand in the solo game); in the draft also the other seats' hidden picks."""
+    other = state.clone()
+    hands = other.hands  # type: ignore[attr-defined]
+    others = [s for s in range(len(hands)) if s != seat]
+    pool = list(other.deck)  # type: ignore[attr-defined]
+    for s in others:
+        pool += hands[s]
+    rng.shuffle(pool)
+    for s in others:
+        size = len(hands[s])
+        hands[s][:] = pool[:size]
+        pool = pool[size:]
+    other.deck[:] = pool  # type: ignore[attr-defined]
+    if other.mode == "draft":
+        pending = other.pending  # type: ignore[attr-defined]
+        for s in others:
+            if pending[s] is not None and hands[s]:
+                pending[s] = Pick(rng.choice(hands[s]), None)
+    return other

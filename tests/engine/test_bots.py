@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from engine.actions import Pick
 from engine.arboretum import Arboretum
 from engine.bots import BOTS, Bot, HeuristicBot, RandomBot, UnknownBotError, make_bot, play_game
 from engine.bots.paths import PathTable
@@ -15,6 +14,7 @@ from engine.errors import ArboretumError, GameOverError, NotYourTurnError
 from engine.game import SIMULTANEOUS, State
 from engine.games import Game
 from engine.paths import EIGHT_BONUS_DRAFT, EIGHT_BONUS_STANDARD, PathFinder
+from tests.engine.helpers import shuffle_hidden
 
 CONFIGS = [
     ("standard", 2, "2018"),
@@ -130,29 +130,6 @@ def _positions(mode: str, players: int, seed: int) -> list[tuple[State, int]]:
     return positions
 
 
-def _shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
-    """A copy of ``state`` with every card ``seat`` cannot see dealt anew: the draw pile and the
-    other hands (Q's hand in the solo game); in the draft also the other seats' hidden picks."""
-    other = state.clone()
-    hands = other.hands  # type: ignore[attr-defined]
-    others = [s for s in range(len(hands)) if s != seat]
-    pool = list(other.deck)  # type: ignore[attr-defined]
-    for s in others:
-        pool += hands[s]
-    rng.shuffle(pool)
-    for s in others:
-        size = len(hands[s])
-        hands[s][:] = pool[:size]
-        pool = pool[size:]
-    other.deck[:] = pool  # type: ignore[attr-defined]
-    if other.mode == "draft":
-        pending = other.pending  # type: ignore[attr-defined]
-        for s in others:
-            if pending[s] is not None and hands[s]:
-                pending[s] = Pick(rng.choice(hands[s]), None)
-    return other
-
-
 @pytest.mark.parametrize("mode,players", [("standard", 3), ("standard", 2), ("draft", 3), ("solo", 1)])
 def test_heuristic_choice_ignores_hidden_cards(mode: str, players: int) -> None:
     positions = _positions(mode, players, seed=21)
@@ -161,7 +138,7 @@ def test_heuristic_choice_ignores_hidden_cards(mode: str, players: int) -> None:
     for state, seat in positions[:12]:
         chosen = HeuristicBot().choose(state, seat, random.Random(1))
         for _ in range(2):
-            shuffled = _shuffle_hidden(state, seat, shuffler)
+            shuffled = shuffle_hidden(state, seat, shuffler)
             assert HeuristicBot().choose(shuffled, seat, random.Random(1)) == chosen
 
 

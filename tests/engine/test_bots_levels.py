@@ -12,7 +12,7 @@ from engine.bots.search import determinize, search
 from engine.game import SIMULTANEOUS, State
 from engine.games import Game
 
-from .test_bots import _shuffle_hidden
+from .helpers import shuffle_hidden
 
 MODES = [("standard", 2, "2018"), ("standard", 4, "2010"), ("draft", 3, "2018"), ("solo", 1, "2018")]
 
@@ -69,7 +69,7 @@ def test_the_strong_bot_reads_only_its_seat_s_view(mode: str, players: int) -> N
     for state, seat in _positions(mode, players, seed=31)[:4]:
         chosen, reason = search(state, seat, random.Random(8), 12, None, 3, 10**6)
         for _ in range(2):
-            other = _shuffle_hidden(state, seat, shuffler)
+            other = shuffle_hidden(state, seat, shuffler)
             again, again_reason = search(other, seat, random.Random(8), 12, None, 3, 10**6)
             assert again == chosen and again_reason == reason
 

@@ -12,7 +12,7 @@ from engine.bots.search import determinize
 from engine.draft import DraftState
 from engine.games import Game
 
-from .test_bots import _shuffle_hidden
+from .helpers import shuffle_hidden
 
 
 def _cards(cards: list) -> Counter[str]:  # type: ignore[type-arg]
@@ -62,6 +62,6 @@ def test_the_memory_and_the_deals_ignore_cards_the_seat_never_saw() -> None:
         assert isinstance(det, DraftState)
         for other in range(3):
             assert not _cards(memory.known[other]) - _cards(det.hands[other])
-        again = _shuffle_hidden(state, seat, shuffler)
+        again = shuffle_hidden(state, seat, shuffler)
         assert draft_memory(again, seat) == memory  # type: ignore[arg-type]
         assert determinize(again, seat, random.Random(2)).zones() == det.zones()

@@ -11,7 +11,7 @@ import pytest
 from engine.case import parse_case, parse_case_text
 from engine.errors import ArboretumError, ArboretumShapeError, CardError, CaseError, DuplicateCardError, PlacementError
 
-from .test_worked_example import CASE
+from .worked_example import CASE
 
 
 def with_change(change) -> dict:

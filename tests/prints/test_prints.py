@@ -25,6 +25,7 @@ from organizer.rounds import assistant, results
 from organizer.rounds import service as rounds
 from tests.fixtures.organizer import create_event
 from tests.printing.support import A4_POINTS, LETTER_POINTS, all_text, is_pdf, page_sizes, pages_text, qr_codes
+from tests.prints.support import scorepad_result
 
 NAMES = ["Zoë Ångström", "Łukasz Kowalski", "Σοφία Παπαδοπούλου", "Дмитрий Иванов", "Ana García",
          "Björn Nyström", "Chloé Dubois", "François Lefèvre", "Greta Weiß", "Hiro Tanaka"]
@@ -51,18 +52,6 @@ def _views(session: Session, rnd: Round) -> list[rounds.TableSeating]:
     assert rnd.id is not None
     session.expire_all()
     return rounds.tables_of(session, rnd.id)
-
-
-def scorepad_result(session: Session, event: Event, rnd: Round, view: rounds.TableSeating, seed: int) -> None:
-    """A result typed in from a paper scorepad (it has no arboretums)."""
-    rng = random.Random(seed)
-    form = {"mode": "scorepad"}
-    for seat_view in view.seats:
-        for index, _ in enumerate(view.table.species):
-            form[f"pad_{seat_view.seat.id}_{index}"] = str(rng.choice([0, 0, 2, 5, 7, 11]))
-        form[f"species_{seat_view.seat.id}"] = str(rng.randrange(3, 7))
-    submission = results.parse_scorepad(view, rnd.format, form)
-    results.save_result(session, event, rnd, view, submission, 0, "test")
 
 
 def table_case(view: rounds.TableSeating, seed: int) -> ScoreCase:

@@ -21,7 +21,7 @@ from organizer.rounds import results
 from organizer.rounds import service as rounds
 from organizer.venue import backup
 from tests.fixtures.organizer import PASSWORD, add_players, create_event, make_app, sign_in
-from tests.prints.test_prints import scorepad_result
+from tests.prints.support import scorepad_result
 
 
 def _sqlite_app(folder: Path, template: Path | None = None) -> Flask:

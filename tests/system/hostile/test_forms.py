@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from tests.fixtures.worked_example import CASE
+from tests.engine.worked_example import CASE
 from tests.system.hostile.budget import budget
 from tests.system.hostile.conftest import TOKEN, DemoApp
 from tests.system.hostile.strategies import json_values, nasty_text

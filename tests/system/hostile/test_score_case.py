@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from engine.case import parse_case, parse_case_text
 from engine.cli import score_files
 from engine.errors import ArboretumError
-from tests.fixtures.worked_example import CASE
+from tests.engine.worked_example import CASE
 from tests.system.hostile.budget import budget
 from tests.system.hostile.strategies import json_values
 
