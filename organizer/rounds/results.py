@@ -87,16 +87,27 @@ def _species_limit(species: Sequence[str]) -> int:
     return len(species) or rules.MOST_SPECIES
 
 
-def seat_problems(entry: SeatEntry, mode: str, species: Sequence[str], round_format: str) -> dict[str, str]:
-    """What is wrong with one seat's figures (part → message); empty when they are right."""
+def _who(name: str) -> str:
+    return name or _("This player")
+
+
+def seat_problems(entry: SeatEntry, mode: str, species: Sequence[str], round_format: str,
+                  name: str = "") -> dict[str, str]:
+    """What is wrong with one seat's figures (part → message); empty when they are right. Beyond
+    the ranges, figures that no finished game can give are refused (the engine's limits, see
+    :mod:`engine.limits`); each message names the player (``name``)."""
     problems: dict[str, str] = {}
     draft = round_format == RoundFormat.DRAFT
+    who = _who(name)
+    scored = 0
     if entry.scorepad is not None:
         high = rules.max_species_points(round_format)
-        for index, name in enumerate(species):
-            value = entry.scorepad.get(name, 0)
-            if not 0 <= value <= high or (value == 1 and not draft):
-                problems[f"pad_{index}"] = _pad_message(name, draft, high)
+        possible = rules.species_scores(round_format)
+        for index, species_name_ in enumerate(species):
+            value = entry.scorepad.get(species_name_, 0)
+            if value not in possible:
+                problems[f"pad_{index}"] = _pad_message(species_name_, draft, high)
+        scored = sum(1 for value in entry.scorepad.values() if value > 0)
         unknown = sorted(set(entry.scorepad) - set(species))
         if unknown:
             problems["pad"] = _("%(species)s is not a species in play at this table.", species=unknown[0])
@@ -111,12 +122,55 @@ def seat_problems(entry: SeatEntry, mode: str, species: Sequence[str], round_for
     limit = _species_limit(species)
     if not 0 <= entry.species_count <= limit:
         problems["species"] = _species_message(limit)
+    if problems:
+        return problems
+    fewest = rules.fewest_species(round_format)
+    if entry.species_count < fewest:
+        problems["species"] = _("%(name)s: a finished arboretum holds at least %(fewest)d species (every player "
+                                "plants a card on every turn).", name=who, fewest=fewest)
+    elif entry.species_count < scored:
+        problems["species"] = _("%(name)s scores in %(scored)d species, so at least %(scored)d species are in the "
+                                "arboretum (a species scores only with its cards planted).", name=who, scored=scored)
+    if not rules.total_possible(round_format, entry.points):
+        problems["points"] = _("%(name)s: a total of %(points)d cannot happen (a species scores 0 or at least 2).",
+                               name=who, points=entry.points)
+    elif entry.points > rules.most_points(round_format, entry.species_count) and "species" not in problems:
+        problems["points"] = _("%(name)s: %(points)d points cannot come from %(count)d species in the arboretum "
+                               "(at most %(most)d).", name=who, points=entry.points, count=entry.species_count,
+                               most=rules.most_points(round_format, entry.species_count))
     return problems
 
 
-def submission_problems(submission: Submission, species: Sequence[str], round_format: str) -> list[dict[str, str]]:
-    """Every seat's problems, in seat order (see :func:`seat_problems`)."""
-    return [seat_problems(entry, submission.mode, species, round_format) for entry in submission.seats]
+def submission_problems(submission: Submission, species: Sequence[str], round_format: str,
+                        names: Sequence[str] = ()) -> list[dict[str, str]]:
+    """Every seat's problems, in seat order (see :func:`seat_problems`); ``names`` in seat order."""
+    return [seat_problems(entry, submission.mode, species, round_format, names[index] if index < len(names) else "")
+            for index, entry in enumerate(submission.seats)]
+
+
+#: a total above this, and more than UNLIKELY_RATIO times every other total at the table, is
+#: saved only once the person entering it confirms it
+UNLIKELY_FLOOR = 40
+UNLIKELY_RATIO = 2
+#: the result form's checkbox that confirms unlikely figures
+CONFIRM_UNLIKELY = "confirm_unlikely"
+
+
+def unlikely_totals(submission: Submission) -> list[int]:
+    """The seats (indexes) whose totals are possible but unlikely: above :data:`UNLIKELY_FLOOR`
+    and more than twice the next best at the table, as a typing slip ("55" for "5") leaves them."""
+    points = [entry.points for entry in submission.seats]
+    unlikely = []
+    for index, total in enumerate(points):
+        others = points[:index] + points[index + 1:]
+        if others and total > UNLIKELY_FLOOR and total > UNLIKELY_RATIO * max(others):
+            unlikely.append(index)
+    return unlikely
+
+
+def _seat_names(view: TableSeating) -> list[str]:
+    return [s.player.name if s.player else _("Seat %(number)d", number=index)
+            for index, s in enumerate(view.seats, start=1)]
 
 
 def _field(part: str, seat_id: int | None) -> str:
@@ -126,17 +180,32 @@ def _field(part: str, seat_id: int | None) -> str:
     return f"{part}_{seat_id}"
 
 
-def check_submission(view: TableSeating, round_format: str, submission: Submission) -> None:
-    """Raise InputError, keyed by the result form's fields, unless the figures are right."""
+def check_submission(view: TableSeating, round_format: str, submission: Submission,
+                     ask_unlikely: bool = False) -> None:
+    """Raise InputError, keyed by the result form's fields, unless the figures are right. With
+    ``ask_unlikely``, unlikely totals (:func:`unlikely_totals`) are refused too until the form's
+    :data:`CONFIRM_UNLIKELY` box is ticked (the message asks for it)."""
     if len(submission.seats) != len(view.seats):
         raise InputError({"": _("This table has %(seats)d seats; the result lists %(listed)d.",
                                 seats=len(view.seats), listed=len(submission.seats))})
     errors: dict[str, str] = {}
-    for seat, problems in zip(view.seats, submission_problems(submission, view.table.species, round_format), strict=True):
-        for part, message in problems.items():
+    names = _seat_names(view)
+    problems = submission_problems(submission, view.table.species, round_format, names)
+    for seat, seat_problems_ in zip(view.seats, problems, strict=True):
+        for part, message in seat_problems_.items():
             errors[_field(part, seat.seat.id)] = message
     if errors:
         raise InputError(errors)
+    if ask_unlikely and submission.typed.get(CONFIRM_UNLIKELY) != "yes":
+        for index in unlikely_totals(submission):
+            others = [entry.points for i, entry in enumerate(submission.seats) if i != index]
+            errors[_field("points", view.seats[index].seat.id)] = _(
+                "%(name)s: %(points)d points is more than twice anyone else's at this table (at most %(best)d). "
+                "Check the figures; if they are right, tick the box and save again.",
+                name=names[index], points=submission.seats[index].points, best=max(others))
+        if errors:
+            errors[CONFIRM_UNLIKELY] = _("Tick this box if the figures are right as typed.")
+            raise InputError(errors)
 
 
 # The result form: its fields turned into a typed submission. Only text that is not a number is
@@ -154,10 +223,11 @@ def _number(form: Mapping[str, str], key: str, message: str, errors: dict[str, s
     return number
 
 
-def _refuse(view: TableSeating, round_format: str, submission: Submission, errors: dict[str, str]) -> Submission:
+def _refuse(view: TableSeating, round_format: str, submission: Submission, errors: dict[str, str],
+            ask_unlikely: bool = False) -> Submission:
     """The parse errors and the figures' problems together, a message per field."""
     try:
-        check_submission(view, round_format, submission)
+        check_submission(view, round_format, submission, ask_unlikely=ask_unlikely and not errors)
     except InputError as bad:
         errors = {**bad.errors, **errors}
     if errors:
@@ -165,7 +235,8 @@ def _refuse(view: TableSeating, round_format: str, submission: Submission, error
     return submission
 
 
-def parse_totals(view: TableSeating, form: Mapping[str, str], round_format: str = RoundFormat.STANDARD) -> Submission:
+def parse_totals(view: TableSeating, form: Mapping[str, str], round_format: str = RoundFormat.STANDARD,
+                 ask_unlikely: bool = False) -> Submission:
     """Each seat's total and species count. Field names: points_<seat id>, species_<seat id>."""
     errors: dict[str, str] = {}
     seats = []
@@ -176,10 +247,11 @@ def parse_totals(view: TableSeating, form: Mapping[str, str], round_format: str 
         count = _number(form, f"species_{seat.id}", _species_message(limit), errors)
         assert seat.player_id is not None
         seats.append(SeatEntry(seat.player_id, points, count))
-    return _refuse(view, round_format, Submission(EntryMode.TOTALS, seats, typed=dict(form)), errors)
+    return _refuse(view, round_format, Submission(EntryMode.TOTALS, seats, typed=dict(form)), errors, ask_unlikely)
 
 
-def parse_scorepad(view: TableSeating, round_format: str, form: Mapping[str, str]) -> Submission:
+def parse_scorepad(view: TableSeating, round_format: str, form: Mapping[str, str],
+                   ask_unlikely: bool = False) -> Submission:
     """Points per species per seat as on the paper scorepad; empty means 0. Field names:
     pad_<seat id>_<species index>, species_<seat id>, bonus_<seat id> (draft)."""
     errors: dict[str, str] = {}
@@ -195,7 +267,7 @@ def parse_scorepad(view: TableSeating, round_format: str, form: Mapping[str, str
         count = _number(form, f"species_{seat.id}", _species_message(limit), errors)
         assert seat.player_id is not None
         seats.append(SeatEntry(seat.player_id, sum(pad.values()) + bonus, count, pad, bonus))
-    return _refuse(view, round_format, Submission(EntryMode.SCOREPAD, seats, typed=dict(form)), errors)
+    return _refuse(view, round_format, Submission(EntryMode.SCOREPAD, seats, typed=dict(form)), errors, ask_unlikely)
 
 
 def entry_mode(event: Event, requested: str | None) -> str:
@@ -205,16 +277,18 @@ def entry_mode(event: Event, requested: str | None) -> str:
 
 
 def submission_from_form(event: Event, rnd: Round, view: TableSeating, form: Mapping[str, str],
-                         case_file: bytes | None = None) -> Submission:
+                         case_file: bytes | None = None, ask_unlikely: bool = False) -> Submission:
     """The result form's submission (any entry mode the event allows, or an uploaded score
-    case) as a typed, checked submission; InputError names the fields that are wrong."""
+    case) as a typed, checked submission; InputError names the fields that are wrong. With
+    ``ask_unlikely`` (the staff's form, which shows the box), typed totals that are possible but
+    unlikely are saved only with the form's :data:`CONFIRM_UNLIKELY` box ticked."""
     mode = form.get("mode", "")
     if mode not in event.entry_modes:
         raise InputError({"": _("This event does not allow %(mode)s entry.", mode=mode_word(mode))})
     if mode == EntryMode.SCOREPAD:
-        return parse_scorepad(view, rnd.format, form)
+        return parse_scorepad(view, rnd.format, form, ask_unlikely)
     if mode == EntryMode.TOTALS:
-        return parse_totals(view, form, rnd.format)
+        return parse_totals(view, form, rnd.format, ask_unlikely)
     rules_name = assistant.rules_for_round(event, rnd.format)
     if case_file is not None:
         return assistant.score_submission(view, rules_name, assistant.case_from_upload(case_file), field="case_file")

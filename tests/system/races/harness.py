@@ -373,8 +373,9 @@ def figures(form: Form, salt: int) -> dict[str, str]:
     changes: dict[str, str] = {}
     seats = [name.split("_", 1)[1] for name, _ in form.fields if name.startswith("points_")]
     for index, seat in enumerate(seats):
-        changes[f"points_{seat}"] = str(20 + (salt * 7 + index * 13) % 90)
-        changes[f"species_{seat}"] = str(1 + (salt + index) % 5)
+        # figures a finished game can give: never above 19 a species, never twice the others'
+        changes[f"points_{seat}"] = str(20 + (salt * 7 + index * 13) % 20)
+        changes[f"species_{seat}"] = str(3 + (salt + index) % 5)
     return changes
 
 
