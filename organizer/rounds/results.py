@@ -407,6 +407,15 @@ def confirmations_of(session: Session, result: Result) -> list[Confirmation]:
         Confirmation.result_id == result.id, Confirmation.result_version == result.version)).all())
 
 
+def _check_round_open(rnd: Round) -> None:
+    """Refuse any change of a result unless its round (read under the lock) is published: a closed
+    round's results change only after an organizer reopens it."""
+    if rnd.status != RoundStatus.PUBLISHED:
+        raise InputError({"": _("Round %(number)d is %(status)s: its results change only while it is published "
+                                "(an organizer can reopen the latest closed round).",
+                                number=rnd.number, status=_(ROUND_STATUS_WORDS.get(rnd.status, rnd.status)))})
+
+
 def _locked_result(session: Session, view: TableSeating, version: int) -> tuple[TableSeating, Result]:
     """The table's result as committed now, under the round's and the table's lock, if it is
     still the version the form was rendered with (else StaleChange: nothing is saved)."""
@@ -414,6 +423,7 @@ def _locked_result(session: Session, view: TableSeating, version: int) -> tuple[
     rnd = session.get(Round, table.round_id)
     assert rnd is not None
     rnd, fresh = lock_table(session, rnd, table)
+    _check_round_open(rnd)
     if fresh.result is None:
         raise InputError({"": _("This table has no result any more.")})
     guard.check_version(fresh.result.version, version, _("The result of table %(number)d", number=table.number),

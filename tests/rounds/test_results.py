@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from organizer.core.errors import InputError
-from organizer.core.models import AuditEntry, Event, Result, Round, RoundFormat
+from organizer.core.models import AuditEntry, Confirmation, Event, Result, Round, RoundFormat
 from organizer.rounds import results
 from organizer.rounds import service as round_service
 from tests.fixtures.organizer import HX, add_players, create_event, error_beside
@@ -333,3 +333,32 @@ def test_unlikely_totals_are_saved_once_confirmed(signed_in: FlaskClient, sessio
     assert session.exec(select(Result)).all() == []
     assert signed_in.post(url(event, "result"), data={**form, "confirm_unlikely": "yes"}).status_code == 302
     assert session.exec(select(Result)).one().seats[0]["points"] == 75
+
+
+def test_nothing_about_a_closed_round_changes_until_it_is_reopened(signed_in: FlaskClient, session: Session,
+                                                                   event: Event) -> None:
+    """Disputes, confirmations and corrections of a closed round's result are refused, and the
+    result, its confirmations and the audit log stay as they were; reopened, it may be disputed."""
+    view = published_table(signed_in, session, event)
+    signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
+    signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 1})
+    assert signed_in.post(f"/events/{event.id}/rounds/1/close").status_code == 302
+    before = stored(session)
+    version, entries = before.version, len(session.exec(select(AuditEntry)).all())
+    confirmations = len(session.exec(select(Confirmation)).all())
+    tries = [("dispute", {"version": version, "note": "Bo's Oak path was 9"}),
+             ("confirm", {"seat": "organizer", "version": version}),
+             ("confirm", {"seat": str(view.seats[0].seat.id), "version": version}),
+             ("result", totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], version))]
+    for action, data in tries:
+        response = signed_in.post(url(event, action), data=data)
+        assert response.status_code in (409, 422) and "is finished" in response.text, action
+        session.expire_all()
+        after = stored(session)
+        assert (after.version, after.status, after.seats[0]["points"]) == (version, "confirmed", 42), action
+    assert len(session.exec(select(AuditEntry)).all()) == entries
+    assert len(session.exec(select(Confirmation)).all()) == confirmations
+    assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 302
+    assert signed_in.post(url(event, "dispute"), data=tries[0][1]).status_code in (200, 302)
+    session.expire_all()
+    assert stored(session).status == "disputed"
