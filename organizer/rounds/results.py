@@ -331,13 +331,15 @@ def _snapshot(result: Result) -> dict[str, Any]:
 
 
 def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, submission: Submission,
-                expected_version: int, actor: str) -> Result:
+                expected_version: int, actor: str, refuse_confirmed: bool = False) -> Result:
     """Store a new result (``expected_version`` 0) or a correction of the version the form showed.
 
     Checked and written under the round's and the table's lock (:func:`.rounds.lock_table`), so
     a confirmation or a closing of the round sent at the same instant comes wholly before or
     wholly after it. A stale version raises ResultConflict and stores nothing but an audit entry
-    of the refused entry, so what the second tablet typed is not lost either."""
+    of the refused entry, so what the second tablet typed is not lost either. With
+    ``refuse_confirmed`` (a player's report) a confirmed result is refused, checked under the
+    same lock: only staff correct a confirmed result."""
     assert event.id is not None and view.table.id is not None
     if submission.mode not in event.entry_modes and submission.mode != EntryMode.DIGITAL:
         raise InputError({"": _("This event does not allow %(mode)s entry.", mode=mode_word(submission.mode))})
@@ -352,6 +354,8 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, 
         raise InputError({"": _("Table %(number)d is playing on the players' devices: its result is recorded when the "
                                 "game ends. To enter it on paper, switch the table back to paper first.",
                                 number=view.table.number)})
+    if existing is not None and refuse_confirmed and existing.status == ResultStatus.CONFIRMED:
+        raise InputError({"": _("This result is confirmed; ask the organizer to correct it.")})
     if existing is None and expected_version != 0:
         raise InputError({"": _("The result you were correcting no longer exists; enter it again.")})
     if existing is not None and existing.version != expected_version:
@@ -390,8 +394,13 @@ def _settled(session: Session, event_id: int, result: Result) -> bool:
     one, settled now) of an event whose stored league figures held until now, as in a reopened
     round. A round in play's entries and corrections, a player's among them, are not: their
     figures are stored when the round closes, and this costs them no query."""
-    return result.status != ResultStatus.ENTERED and any(
-        held for _, held in signals.results_changing.send(session, event_id=event_id))
+    return result.status != ResultStatus.ENTERED and _figures_hold(session, event_id)
+
+
+def _figures_hold(session: Session, event_id: int) -> bool:
+    """Whether the event's stored league figures hold until now (as in a reopened round): a
+    change of a result, a confirmation's new version among them, stores them again."""
+    return any(held for _, held in signals.results_changing.send(session, event_id=event_id))
 
 
 def _restore_league_figures(session: Session, event_id: int, settled: bool) -> None:
@@ -431,6 +440,20 @@ def _locked_result(session: Session, view: TableSeating, version: int) -> tuple[
     return fresh, fresh.result
 
 
+def _mark_confirmed(session: Session, result: Result) -> None:
+    """The result becomes confirmed as a new version, so a form made from the unconfirmed one (a
+    correction, a player's report) is stale from now on; the confirmations of the version
+    confirmed move with it, so the page still shows who confirmed."""
+    assert result.id is not None
+    session.flush()
+    for confirmation in session.exec(select(Confirmation).where(
+            Confirmation.result_id == result.id, Confirmation.result_version == result.version)).all():
+        confirmation.result_version = result.version + 1
+        session.add(confirmation)
+    result.status, result.version, result.updated_at = ResultStatus.CONFIRMED, result.version + 1, utcnow()
+    session.add(result)
+
+
 def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: Result, seat_id: int,
                     version: int, organizer_id: int | None, actor: str) -> Result:
     """One player's tap. When every seat has confirmed this version, the result is confirmed, in
@@ -444,6 +467,7 @@ def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: 
     if result.status == ResultStatus.DISPUTED:
         raise InputError({"": _("This result is disputed; the organizer decides.")})
     confirmed = {c.seat_id for c in confirmations_of(session, result)}
+    settled = False
     if seat_id not in confirmed:
         session.add(Confirmation(result_id=result.id, result_version=result.version, seat_id=seat_id,
                                  organizer_id=organizer_id))
@@ -452,11 +476,12 @@ def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: 
                new={"player": name, "version": result.version})
         confirmed.add(seat_id)
         if seat_ids <= confirmed and result.status != ResultStatus.CONFIRMED:
-            result.status = ResultStatus.CONFIRMED
-            session.add(result)
+            settled = _figures_hold(session, event.id)
+            _mark_confirmed(session, result)
             _audit(session, event.id, view, result.id, actor, "result.confirmed",
-                   old={"status": "entered"}, new={"status": "confirmed", "by": "all players"})
+                   old={"status": "entered"}, new={"status": "confirmed", "by": "all players", "version": result.version})
     session.commit()
+    _restore_league_figures(session, event.id, settled)
     return result
 
 
@@ -466,23 +491,24 @@ def confirm_by_organizer(session: Session, event: Event, view: TableSeating, res
     assert event.id is not None
     view, result = _locked_result(session, view, version)
     assert result.id is not None
-    # a dispute settled as entered counts again in the league; a confirmation changes no figure
-    settled = result.status == ResultStatus.DISPUTED and _settled(session, event.id, result)
+    # a confirmation makes a new version: stored league figures that held are stored again
+    settled = result.status != ResultStatus.CONFIRMED and _figures_hold(session, event.id)
     if result.status != ResultStatus.CONFIRMED:
         old_status = result.status
-        result.status = ResultStatus.CONFIRMED
-        session.add(result)
+        _mark_confirmed(session, result)
         session.add(Confirmation(result_id=result.id, result_version=result.version, seat_id=None,
                                  organizer_id=organizer_id))
         _audit(session, event.id, view, result.id, actor, "result.confirmed",
-               old={"status": old_status}, new={"status": "confirmed", "by": "organizer"})
+               old={"status": old_status}, new={"status": "confirmed", "by": "organizer", "version": result.version})
     session.commit()
     _restore_league_figures(session, event.id, settled)
     return result
 
 
 def dispute(session: Session, event: Event, view: TableSeating, result: Result, version: int, note: str,
-            actor: str) -> Result:
+            actor: str, by_player: bool = False) -> Result:
+    """A dispute of the version the form showed. A player (``by_player``) may not dispute a
+    confirmed result, checked under the lock: the organizer or a judge reopens or corrects it."""
     assert event.id is not None
     note = " ".join(note.split())
     if not note:
@@ -490,6 +516,8 @@ def dispute(session: Session, event: Event, view: TableSeating, result: Result, 
     if len(note) > 500:
         raise InputError({"note": _("Keep the note to 500 characters.")})
     view, result = _locked_result(session, view, version)
+    if by_player and result.status == ResultStatus.CONFIRMED:
+        raise InputError({"": _("This result is confirmed; ask the organizer or a judge if it is wrong.")})
     settled = _settled(session, event.id, result)
     old_status = result.status
     result.status = ResultStatus.DISPUTED

@@ -247,11 +247,12 @@ def test_reopen_a_closed_round_to_correct_a_result(signed_in: FlaskClient, sessi
     signed_in.post(url(event, "result"), data=totals_form(view, [42, 37, 30, 20], [6, 5, 7, 4]))
     signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 1})
     signed_in.post(f"/events/{event.id}/rounds/1/close")
-    refused = signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 1))
+    # the confirmation made version 2
+    refused = signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 2))
     assert refused.status_code == 422 and "is finished" in refused.text
     assert "Reopen round 1" in signed_in.get(f"/events/{event.id}/rounds/1").text
     assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 302
-    assert signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 1)).status_code == 302
+    assert signed_in.post(url(event, "result"), data=totals_form(view, [43, 37, 30, 20], [6, 5, 7, 4], 2)).status_code == 302
     assert stored(session).seats[0]["points"] == 43
     assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 422  # already open
     grid = signed_in.get(f"/events/{event.id}/rounds/1?part=grid", headers=HX)
@@ -362,3 +363,62 @@ def test_nothing_about_a_closed_round_changes_until_it_is_reopened(signed_in: Fl
     assert signed_in.post(url(event, "dispute"), data=tries[0][1]).status_code in (200, 302)
     session.expire_all()
     assert stored(session).status == "disputed"
+
+
+# -- a confirmed result is the staff's to change -----------------------------------------------------
+
+def test_a_players_correction_sent_as_the_organizer_confirms_is_refused(
+        app: Any, signed_in: FlaskClient, session: Session, event: Event, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The organizer's confirmation lands after the player's page was checked and before the
+    player's correction is written: the correction is refused, the confirmed figures stand."""
+    from organizer.public import self_report
+    from tests.public.support import report_form, seated_event, set_players_side, table_players
+
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="judge")
+    view, seated = table_players(session, players, 1)
+    phone = app.test_client()
+    assert phone.post(f"/p/{seated[0].token}/report", data=report_form(view, [40, 30, 20, 10])).status_code == 200
+    parse = results.submission_from_form
+
+    def confirmed_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        submission = parse(*args, **kwargs)
+        with Session(session.get_bind()) as other:
+            tablet_event = other.get(Event, event.id)
+            tablet = round_service.tables_of(other, view.table.round_id, view.table.number)[0]
+            assert tablet_event is not None and tablet.result is not None
+            results.confirm_by_organizer(other, tablet_event, tablet, tablet.result, 1, None, "organizer")
+        return submission
+
+    monkeypatch.setattr(self_report.results, "submission_from_form", confirmed_meanwhile)
+    sent = phone.post(f"/p/{seated[1].token}/report", data=report_form(view, [10, 30, 20, 40], version=1))
+    assert sent.status_code in (409, 422)
+    session.expire_all()
+    result = stored(session)
+    assert (result.status, [s["points"] for s in result.seats]) == ("confirmed", [40, 30, 20, 10])
+    assert result.version == 2  # the confirmation made a version of its own
+    assert not session.exec(select(AuditEntry).where(AuditEntry.action == "result.corrected")).all()
+
+
+def test_a_player_cannot_dispute_a_confirmed_result(app: Any, signed_in: FlaskClient, session: Session,
+                                                    event: Event) -> None:
+    """The player's page shows no dispute form for a confirmed result; posting one anyway changes
+    nothing (the round can still close). The organizer can still correct it."""
+    from tests.public.support import report_form, seated_event, set_players_side, table_players
+
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="judge")
+    view, seated = table_players(session, players, 1)
+    phone = app.test_client()
+    assert phone.post(f"/p/{seated[0].token}/report", data=report_form(view, [40, 30, 20, 10])).status_code == 200
+    assert signed_in.post(url(event, "confirm"), data={"seat": "organizer", "version": 1}).status_code == 200
+    session.expire_all()
+    version = stored(session).version
+    sent = phone.post(f"/p/{seated[1].token}/dispute", data={"round": "1", "table": "1", "version": str(version),
+                                                             "note": "Bo counted twice"})
+    assert sent.status_code == 422 and "confirmed" in sent.text
+    session.expire_all()
+    assert (stored(session).status, stored(session).version) == ("confirmed", version)
+    assert not session.exec(select(AuditEntry).where(AuditEntry.action == "result.disputed")).all()
+    corrected = signed_in.post(url(event, "result"), data=totals_form(view, [41, 30, 20, 10], [4] * 4, version))
+    assert corrected.status_code == 302

@@ -318,7 +318,8 @@ def audit_story(entries: Sequence[AuditEntry]) -> tuple[int, str, list[str]]:
                 problems.append(f"audit: a player's confirmation of version {new.get('version')} is listed "
                                 f"while version {version} is current")
         elif entry.action == "result.confirmed":
-            status = "confirmed"
+            # a confirmation makes a version of its own (entries that name none kept the version)
+            version, status = int(new.get("version", version)), "confirmed"
         elif entry.action == "result.disputed":
             status = "disputed"
     return version, status, problems
