@@ -247,7 +247,7 @@ def report(session: Session, player: Player, round_number: int, table_number: in
         raise InputError({"": _("This result is confirmed; ask the organizer to correct it.")})
     _claim(session, "report", player, REPORT_LIMIT, REPORT_WINDOW)
     submission = results.submission_from_form(event, rnd, view, form)
-    saved = results.save_result(session, event, rnd, view, submission, version, actor(player))
+    saved = results.save_result(session, event, rnd, view, submission, version, actor(player), refuse_confirmed=True)
     if event.self_report == SelfReport.PLAYERS:
         fresh = round_service.tables_of(session, rnd.id or 0, table_number)[0]
         try:
@@ -274,7 +274,7 @@ def dispute(session: Session, player: Player, round_number: int, table_number: i
     if view.result is None:
         raise InputError({"": _("No result to dispute yet.")})
     _claim(session, "report", player, REPORT_LIMIT, REPORT_WINDOW)
-    return results.dispute(session, event, view, view.result, version, note, actor(player))
+    return results.dispute(session, event, view, view.result, version, note, actor(player), by_player=True)
 
 
 def self_check_ins_since(session: Session, event_id: int, since: datetime | None) -> list[Player]:

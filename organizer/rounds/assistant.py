@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine import ArboretumError
+from engine import ArboretumError, limits
 from engine.cards import SPECIES_CODES
 from engine.case import parse_case
 from organizer.core.errors import InputError
@@ -79,6 +79,22 @@ def case_from_upload(raw: bytes) -> dict[str, Any]:
     return data
 
 
+def _check_planted(view: TableSeating, rules: str, planted: list[int], field: str) -> None:
+    """Refuse arboretums whose sizes no finished game leaves (:func:`engine.limits.planted_spread`):
+    the player furthest from the others is named."""
+    spread = limits.planted_spread(rules)
+    if spread is None or not planted or max(planted) - min(planted) <= spread:
+        return
+    middle = sorted(planted)[len(planted) // 2]
+    odd = max(range(len(planted)), key=lambda index: abs(planted[index] - middle))
+    others = planted[:odd] + planted[odd + 1:]
+    key = field or f"arboretum_{view.seats[odd].seat.id}"
+    raise InputError({key: _("%(name)s planted %(cards)d cards, the other players %(low)d to %(high)d: in a finished "
+                             "game every player plants one card a turn, so the counts differ by at most %(spread)d.",
+                             name=_seat_name(view, odd), cards=planted[odd], low=min(others), high=max(others),
+                             spread=spread)})
+
+
 def score_submission(view: TableSeating, rules: str, case: dict[str, Any], field: str = "") -> Submission:
     """Check the case with the engine, put its players in seat order and score it."""
     if case.get("rules") != rules:
@@ -102,6 +118,7 @@ def score_submission(view: TableSeating, rules: str, case: dict[str, Any], field
         score = parsed.score()
     except ArboretumError as bad:
         raise InputError({field: _("The engine refuses this table: %(reason)s", reason=engine_error(bad))}) from None
+    _check_planted(view, rules, [len(seat.arboretum) for seat in parsed.seats], field)
     seats = []
     for seat_view, player_score in zip(view.seats, score.players, strict=True):
         assert seat_view.seat.player_id is not None

@@ -87,16 +87,27 @@ def _species_limit(species: Sequence[str]) -> int:
     return len(species) or rules.MOST_SPECIES
 
 
-def seat_problems(entry: SeatEntry, mode: str, species: Sequence[str], round_format: str) -> dict[str, str]:
-    """What is wrong with one seat's figures (part → message); empty when they are right."""
+def _who(name: str) -> str:
+    return name or _("This player")
+
+
+def seat_problems(entry: SeatEntry, mode: str, species: Sequence[str], round_format: str,
+                  name: str = "") -> dict[str, str]:
+    """What is wrong with one seat's figures (part → message); empty when they are right. Beyond
+    the ranges, figures that no finished game can give are refused (the engine's limits, see
+    :mod:`engine.limits`); each message names the player (``name``)."""
     problems: dict[str, str] = {}
     draft = round_format == RoundFormat.DRAFT
+    who = _who(name)
+    scored = 0
     if entry.scorepad is not None:
         high = rules.max_species_points(round_format)
-        for index, name in enumerate(species):
-            value = entry.scorepad.get(name, 0)
-            if not 0 <= value <= high or (value == 1 and not draft):
-                problems[f"pad_{index}"] = _pad_message(name, draft, high)
+        possible = rules.species_scores(round_format)
+        for index, species_name_ in enumerate(species):
+            value = entry.scorepad.get(species_name_, 0)
+            if value not in possible:
+                problems[f"pad_{index}"] = _pad_message(species_name_, draft, high)
+        scored = sum(1 for value in entry.scorepad.values() if value > 0)
         unknown = sorted(set(entry.scorepad) - set(species))
         if unknown:
             problems["pad"] = _("%(species)s is not a species in play at this table.", species=unknown[0])
@@ -111,12 +122,55 @@ def seat_problems(entry: SeatEntry, mode: str, species: Sequence[str], round_for
     limit = _species_limit(species)
     if not 0 <= entry.species_count <= limit:
         problems["species"] = _species_message(limit)
+    if problems:
+        return problems
+    fewest = rules.fewest_species(round_format)
+    if entry.species_count < fewest:
+        problems["species"] = _("%(name)s: a finished arboretum holds at least %(fewest)d species (every player "
+                                "plants a card on every turn).", name=who, fewest=fewest)
+    elif entry.species_count < scored:
+        problems["species"] = _("%(name)s scores in %(scored)d species, so at least %(scored)d species are in the "
+                                "arboretum (a species scores only with its cards planted).", name=who, scored=scored)
+    if not rules.total_possible(round_format, entry.points):
+        problems["points"] = _("%(name)s: a total of %(points)d cannot happen (a species scores 0 or at least 2).",
+                               name=who, points=entry.points)
+    elif entry.points > rules.most_points(round_format, entry.species_count) and "species" not in problems:
+        problems["points"] = _("%(name)s: %(points)d points cannot come from %(count)d species in the arboretum "
+                               "(at most %(most)d).", name=who, points=entry.points, count=entry.species_count,
+                               most=rules.most_points(round_format, entry.species_count))
     return problems
 
 
-def submission_problems(submission: Submission, species: Sequence[str], round_format: str) -> list[dict[str, str]]:
-    """Every seat's problems, in seat order (see :func:`seat_problems`)."""
-    return [seat_problems(entry, submission.mode, species, round_format) for entry in submission.seats]
+def submission_problems(submission: Submission, species: Sequence[str], round_format: str,
+                        names: Sequence[str] = ()) -> list[dict[str, str]]:
+    """Every seat's problems, in seat order (see :func:`seat_problems`); ``names`` in seat order."""
+    return [seat_problems(entry, submission.mode, species, round_format, names[index] if index < len(names) else "")
+            for index, entry in enumerate(submission.seats)]
+
+
+#: a total above this, and more than UNLIKELY_RATIO times every other total at the table, is
+#: saved only once the person entering it confirms it
+UNLIKELY_FLOOR = 40
+UNLIKELY_RATIO = 2
+#: the result form's checkbox that confirms unlikely figures
+CONFIRM_UNLIKELY = "confirm_unlikely"
+
+
+def unlikely_totals(submission: Submission) -> list[int]:
+    """The seats (indexes) whose totals are possible but unlikely: above :data:`UNLIKELY_FLOOR`
+    and more than twice the next best at the table, as a typing slip ("55" for "5") leaves them."""
+    points = [entry.points for entry in submission.seats]
+    unlikely = []
+    for index, total in enumerate(points):
+        others = points[:index] + points[index + 1:]
+        if others and total > UNLIKELY_FLOOR and total > UNLIKELY_RATIO * max(others):
+            unlikely.append(index)
+    return unlikely
+
+
+def _seat_names(view: TableSeating) -> list[str]:
+    return [s.player.name if s.player else _("Seat %(number)d", number=index)
+            for index, s in enumerate(view.seats, start=1)]
 
 
 def _field(part: str, seat_id: int | None) -> str:
@@ -126,17 +180,32 @@ def _field(part: str, seat_id: int | None) -> str:
     return f"{part}_{seat_id}"
 
 
-def check_submission(view: TableSeating, round_format: str, submission: Submission) -> None:
-    """Raise InputError, keyed by the result form's fields, unless the figures are right."""
+def check_submission(view: TableSeating, round_format: str, submission: Submission,
+                     ask_unlikely: bool = False) -> None:
+    """Raise InputError, keyed by the result form's fields, unless the figures are right. With
+    ``ask_unlikely``, unlikely totals (:func:`unlikely_totals`) are refused too until the form's
+    :data:`CONFIRM_UNLIKELY` box is ticked (the message asks for it)."""
     if len(submission.seats) != len(view.seats):
         raise InputError({"": _("This table has %(seats)d seats; the result lists %(listed)d.",
                                 seats=len(view.seats), listed=len(submission.seats))})
     errors: dict[str, str] = {}
-    for seat, problems in zip(view.seats, submission_problems(submission, view.table.species, round_format), strict=True):
-        for part, message in problems.items():
+    names = _seat_names(view)
+    problems = submission_problems(submission, view.table.species, round_format, names)
+    for seat, seat_problems_ in zip(view.seats, problems, strict=True):
+        for part, message in seat_problems_.items():
             errors[_field(part, seat.seat.id)] = message
     if errors:
         raise InputError(errors)
+    if ask_unlikely and submission.typed.get(CONFIRM_UNLIKELY) != "yes":
+        for index in unlikely_totals(submission):
+            others = [entry.points for i, entry in enumerate(submission.seats) if i != index]
+            errors[_field("points", view.seats[index].seat.id)] = _(
+                "%(name)s: %(points)d points is more than twice anyone else's at this table (at most %(best)d). "
+                "Check the figures; if they are right, tick the box and save again.",
+                name=names[index], points=submission.seats[index].points, best=max(others))
+        if errors:
+            errors[CONFIRM_UNLIKELY] = _("Tick this box if the figures are right as typed.")
+            raise InputError(errors)
 
 
 # The result form: its fields turned into a typed submission. Only text that is not a number is
@@ -154,10 +223,11 @@ def _number(form: Mapping[str, str], key: str, message: str, errors: dict[str, s
     return number
 
 
-def _refuse(view: TableSeating, round_format: str, submission: Submission, errors: dict[str, str]) -> Submission:
+def _refuse(view: TableSeating, round_format: str, submission: Submission, errors: dict[str, str],
+            ask_unlikely: bool = False) -> Submission:
     """The parse errors and the figures' problems together, a message per field."""
     try:
-        check_submission(view, round_format, submission)
+        check_submission(view, round_format, submission, ask_unlikely=ask_unlikely and not errors)
     except InputError as bad:
         errors = {**bad.errors, **errors}
     if errors:
@@ -165,7 +235,8 @@ def _refuse(view: TableSeating, round_format: str, submission: Submission, error
     return submission
 
 
-def parse_totals(view: TableSeating, form: Mapping[str, str], round_format: str = RoundFormat.STANDARD) -> Submission:
+def parse_totals(view: TableSeating, form: Mapping[str, str], round_format: str = RoundFormat.STANDARD,
+                 ask_unlikely: bool = False) -> Submission:
     """Each seat's total and species count. Field names: points_<seat id>, species_<seat id>."""
     errors: dict[str, str] = {}
     seats = []
@@ -176,10 +247,11 @@ def parse_totals(view: TableSeating, form: Mapping[str, str], round_format: str 
         count = _number(form, f"species_{seat.id}", _species_message(limit), errors)
         assert seat.player_id is not None
         seats.append(SeatEntry(seat.player_id, points, count))
-    return _refuse(view, round_format, Submission(EntryMode.TOTALS, seats, typed=dict(form)), errors)
+    return _refuse(view, round_format, Submission(EntryMode.TOTALS, seats, typed=dict(form)), errors, ask_unlikely)
 
 
-def parse_scorepad(view: TableSeating, round_format: str, form: Mapping[str, str]) -> Submission:
+def parse_scorepad(view: TableSeating, round_format: str, form: Mapping[str, str],
+                   ask_unlikely: bool = False) -> Submission:
     """Points per species per seat as on the paper scorepad; empty means 0. Field names:
     pad_<seat id>_<species index>, species_<seat id>, bonus_<seat id> (draft)."""
     errors: dict[str, str] = {}
@@ -195,7 +267,7 @@ def parse_scorepad(view: TableSeating, round_format: str, form: Mapping[str, str
         count = _number(form, f"species_{seat.id}", _species_message(limit), errors)
         assert seat.player_id is not None
         seats.append(SeatEntry(seat.player_id, sum(pad.values()) + bonus, count, pad, bonus))
-    return _refuse(view, round_format, Submission(EntryMode.SCOREPAD, seats, typed=dict(form)), errors)
+    return _refuse(view, round_format, Submission(EntryMode.SCOREPAD, seats, typed=dict(form)), errors, ask_unlikely)
 
 
 def entry_mode(event: Event, requested: str | None) -> str:
@@ -205,16 +277,18 @@ def entry_mode(event: Event, requested: str | None) -> str:
 
 
 def submission_from_form(event: Event, rnd: Round, view: TableSeating, form: Mapping[str, str],
-                         case_file: bytes | None = None) -> Submission:
+                         case_file: bytes | None = None, ask_unlikely: bool = False) -> Submission:
     """The result form's submission (any entry mode the event allows, or an uploaded score
-    case) as a typed, checked submission; InputError names the fields that are wrong."""
+    case) as a typed, checked submission; InputError names the fields that are wrong. With
+    ``ask_unlikely`` (the staff's form, which shows the box), typed totals that are possible but
+    unlikely are saved only with the form's :data:`CONFIRM_UNLIKELY` box ticked."""
     mode = form.get("mode", "")
     if mode not in event.entry_modes:
         raise InputError({"": _("This event does not allow %(mode)s entry.", mode=mode_word(mode))})
     if mode == EntryMode.SCOREPAD:
-        return parse_scorepad(view, rnd.format, form)
+        return parse_scorepad(view, rnd.format, form, ask_unlikely)
     if mode == EntryMode.TOTALS:
-        return parse_totals(view, form, rnd.format)
+        return parse_totals(view, form, rnd.format, ask_unlikely)
     rules_name = assistant.rules_for_round(event, rnd.format)
     if case_file is not None:
         return assistant.score_submission(view, rules_name, assistant.case_from_upload(case_file), field="case_file")
@@ -257,13 +331,15 @@ def _snapshot(result: Result) -> dict[str, Any]:
 
 
 def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, submission: Submission,
-                expected_version: int, actor: str) -> Result:
+                expected_version: int, actor: str, refuse_confirmed: bool = False) -> Result:
     """Store a new result (``expected_version`` 0) or a correction of the version the form showed.
 
     Checked and written under the round's and the table's lock (:func:`.rounds.lock_table`), so
     a confirmation or a closing of the round sent at the same instant comes wholly before or
     wholly after it. A stale version raises ResultConflict and stores nothing but an audit entry
-    of the refused entry, so what the second tablet typed is not lost either."""
+    of the refused entry, so what the second tablet typed is not lost either. With
+    ``refuse_confirmed`` (a player's report) a confirmed result is refused, checked under the
+    same lock: only staff correct a confirmed result."""
     assert event.id is not None and view.table.id is not None
     if submission.mode not in event.entry_modes and submission.mode != EntryMode.DIGITAL:
         raise InputError({"": _("This event does not allow %(mode)s entry.", mode=mode_word(submission.mode))})
@@ -278,6 +354,8 @@ def save_result(session: Session, event: Event, rnd: Round, view: TableSeating, 
         raise InputError({"": _("Table %(number)d is playing on the players' devices: its result is recorded when the "
                                 "game ends. To enter it on paper, switch the table back to paper first.",
                                 number=view.table.number)})
+    if existing is not None and refuse_confirmed and existing.status == ResultStatus.CONFIRMED:
+        raise InputError({"": _("This result is confirmed; ask the organizer to correct it.")})
     if existing is None and expected_version != 0:
         raise InputError({"": _("The result you were correcting no longer exists; enter it again.")})
     if existing is not None and existing.version != expected_version:
@@ -316,8 +394,13 @@ def _settled(session: Session, event_id: int, result: Result) -> bool:
     one, settled now) of an event whose stored league figures held until now, as in a reopened
     round. A round in play's entries and corrections, a player's among them, are not: their
     figures are stored when the round closes, and this costs them no query."""
-    return result.status != ResultStatus.ENTERED and any(
-        held for _, held in signals.results_changing.send(session, event_id=event_id))
+    return result.status != ResultStatus.ENTERED and _figures_hold(session, event_id)
+
+
+def _figures_hold(session: Session, event_id: int) -> bool:
+    """Whether the event's stored league figures hold until now (as in a reopened round): a
+    change of a result, a confirmation's new version among them, stores them again."""
+    return any(held for _, held in signals.results_changing.send(session, event_id=event_id))
 
 
 def _restore_league_figures(session: Session, event_id: int, settled: bool) -> None:
@@ -333,6 +416,15 @@ def confirmations_of(session: Session, result: Result) -> list[Confirmation]:
         Confirmation.result_id == result.id, Confirmation.result_version == result.version)).all())
 
 
+def _check_round_open(rnd: Round) -> None:
+    """Refuse any change of a result unless its round (read under the lock) is published: a closed
+    round's results change only after an organizer reopens it."""
+    if rnd.status != RoundStatus.PUBLISHED:
+        raise InputError({"": _("Round %(number)d is %(status)s: its results change only while it is published "
+                                "(an organizer can reopen the latest closed round).",
+                                number=rnd.number, status=_(ROUND_STATUS_WORDS.get(rnd.status, rnd.status)))})
+
+
 def _locked_result(session: Session, view: TableSeating, version: int) -> tuple[TableSeating, Result]:
     """The table's result as committed now, under the round's and the table's lock, if it is
     still the version the form was rendered with (else StaleChange: nothing is saved)."""
@@ -340,11 +432,26 @@ def _locked_result(session: Session, view: TableSeating, version: int) -> tuple[
     rnd = session.get(Round, table.round_id)
     assert rnd is not None
     rnd, fresh = lock_table(session, rnd, table)
+    _check_round_open(rnd)
     if fresh.result is None:
         raise InputError({"": _("This table has no result any more.")})
     guard.check_version(fresh.result.version, version, _("The result of table %(number)d", number=table.number),
                         _("It is version %(version)d now; check the new figures first.", version=fresh.result.version))
     return fresh, fresh.result
+
+
+def _mark_confirmed(session: Session, result: Result) -> None:
+    """The result becomes confirmed as a new version, so a form made from the unconfirmed one (a
+    correction, a player's report) is stale from now on; the confirmations of the version
+    confirmed move with it, so the page still shows who confirmed."""
+    assert result.id is not None
+    session.flush()
+    for confirmation in session.exec(select(Confirmation).where(
+            Confirmation.result_id == result.id, Confirmation.result_version == result.version)).all():
+        confirmation.result_version = result.version + 1
+        session.add(confirmation)
+    result.status, result.version, result.updated_at = ResultStatus.CONFIRMED, result.version + 1, utcnow()
+    session.add(result)
 
 
 def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: Result, seat_id: int,
@@ -360,6 +467,7 @@ def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: 
     if result.status == ResultStatus.DISPUTED:
         raise InputError({"": _("This result is disputed; the organizer decides.")})
     confirmed = {c.seat_id for c in confirmations_of(session, result)}
+    settled = False
     if seat_id not in confirmed:
         session.add(Confirmation(result_id=result.id, result_version=result.version, seat_id=seat_id,
                                  organizer_id=organizer_id))
@@ -368,11 +476,12 @@ def confirm_by_seat(session: Session, event: Event, view: TableSeating, result: 
                new={"player": name, "version": result.version})
         confirmed.add(seat_id)
         if seat_ids <= confirmed and result.status != ResultStatus.CONFIRMED:
-            result.status = ResultStatus.CONFIRMED
-            session.add(result)
+            settled = _figures_hold(session, event.id)
+            _mark_confirmed(session, result)
             _audit(session, event.id, view, result.id, actor, "result.confirmed",
-                   old={"status": "entered"}, new={"status": "confirmed", "by": "all players"})
+                   old={"status": "entered"}, new={"status": "confirmed", "by": "all players", "version": result.version})
     session.commit()
+    _restore_league_figures(session, event.id, settled)
     return result
 
 
@@ -382,23 +491,24 @@ def confirm_by_organizer(session: Session, event: Event, view: TableSeating, res
     assert event.id is not None
     view, result = _locked_result(session, view, version)
     assert result.id is not None
-    # a dispute settled as entered counts again in the league; a confirmation changes no figure
-    settled = result.status == ResultStatus.DISPUTED and _settled(session, event.id, result)
+    # a confirmation makes a new version: stored league figures that held are stored again
+    settled = result.status != ResultStatus.CONFIRMED and _figures_hold(session, event.id)
     if result.status != ResultStatus.CONFIRMED:
         old_status = result.status
-        result.status = ResultStatus.CONFIRMED
-        session.add(result)
+        _mark_confirmed(session, result)
         session.add(Confirmation(result_id=result.id, result_version=result.version, seat_id=None,
                                  organizer_id=organizer_id))
         _audit(session, event.id, view, result.id, actor, "result.confirmed",
-               old={"status": old_status}, new={"status": "confirmed", "by": "organizer"})
+               old={"status": old_status}, new={"status": "confirmed", "by": "organizer", "version": result.version})
     session.commit()
     _restore_league_figures(session, event.id, settled)
     return result
 
 
 def dispute(session: Session, event: Event, view: TableSeating, result: Result, version: int, note: str,
-            actor: str) -> Result:
+            actor: str, by_player: bool = False) -> Result:
+    """A dispute of the version the form showed. A player (``by_player``) may not dispute a
+    confirmed result, checked under the lock: the organizer or a judge reopens or corrects it."""
     assert event.id is not None
     note = " ".join(note.split())
     if not note:
@@ -406,6 +516,8 @@ def dispute(session: Session, event: Event, view: TableSeating, result: Result, 
     if len(note) > 500:
         raise InputError({"note": _("Keep the note to 500 characters.")})
     view, result = _locked_result(session, view, version)
+    if by_player and result.status == ResultStatus.CONFIRMED:
+        raise InputError({"": _("This result is confirmed; ask the organizer or a judge if it is wrong.")})
     settled = _settled(session, event.id, result)
     old_status = result.status
     result.status = ResultStatus.DISPUTED

@@ -78,7 +78,8 @@ def enter(event_id: int, number: int, table: int) -> Any:
     upload = request.files.get("case_file")
     try:
         submission = service.submission_from_form(event, rnd, view, form,
-                                                  upload.read() if upload is not None and upload.filename else None)
+                                                  upload.read() if upload is not None and upload.filename else None,
+                                                  ask_unlikely=True)
         # no version at all: a first entry (version 0)
         service.save_result(db, event, rnd, view, submission, _version(missing="0"), g.organizer.name)
     except InputError as bad:

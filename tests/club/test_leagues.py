@@ -228,7 +228,7 @@ def test_a_result_corrected_after_its_round_closed_shows_in_the_league_and_its_f
     assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 302
     typed["Ann"], typed["Di"] = 20, 50
     table = f"/events/{event.id}/rounds/1/tables/1"
-    corrected = signed_in.post(f"{table}/result", data=totals_form(views[0], [typed[n] for n in names[0]], [4] * 4, 1))
+    corrected = signed_in.post(f"{table}/result", data=totals_form(views[0], [typed[n] for n in names[0]], [4] * 4, 2))
     assert corrected.status_code == 302
     now = [("Di", "1", "50"), second_table[0], ("Bo", "0.67", "40"), second_table[1], ("Cy", "0.33", "30"),
            second_table[2], ("Ann", "0", "20"), second_table[3]]
@@ -240,13 +240,13 @@ def test_a_result_corrected_after_its_round_closed_shows_in_the_league_and_its_f
     assert stored == typed
     # confirmed, then disputed after all: the table is left out of the league at once, and out of
     # the stored figures
-    signed_in.post(f"{table}/confirm", data={"seat": "organizer", "version": 2})
+    signed_in.post(f"{table}/confirm", data={"seat": "organizer", "version": 3})
     assert leagues.store_tallies(session, [event.id]) == 0
-    assert signed_in.post(f"{table}/dispute", data={"version": 2, "note": "Bo counted twice"}).status_code == 200
+    assert signed_in.post(f"{table}/dispute", data={"version": 4, "note": "Bo counted twice"}).status_code == 200
     assert [row[1:] for row in league_rows(signed_in, season_id)] == second_table
     assert leagues.store_tallies(session, [event.id]) == 0
     # settled by the organizer as entered, and the round closed again: the corrected figures stand
-    signed_in.post(f"{table}/confirm", data={"seat": "organizer", "version": 2})
+    signed_in.post(f"{table}/confirm", data={"seat": "organizer", "version": 4})
     assert [row[1:] for row in league_rows(signed_in, season_id)] == now
     assert leagues.store_tallies(session, [event.id]) == 0
     assert signed_in.post(f"/events/{event.id}/rounds/1/close").status_code == 302

@@ -19,6 +19,8 @@ def scorepad_result(session: Session, event: Event, rnd: Round, view: rounds.Tab
     for seat_view in view.seats:
         for index, _ in enumerate(view.table.species):
             form[f"pad_{seat_view.seat.id}_{index}"] = str(rng.choice([0, 0, 2, 5, 7, 11]))
-        form[f"species_{seat_view.seat.id}"] = str(rng.randrange(3, 7))
+        scored = sum(form[f"pad_{seat_view.seat.id}_{index}"] != "0" for index in range(len(view.table.species)))
+        # at least the species scored are in the arboretum
+        form[f"species_{seat_view.seat.id}"] = str(max(scored, rng.randrange(3, 7)))
     submission = results.parse_scorepad(view, rnd.format, form)
     results.save_result(session, event, rnd, view, submission, 0, "test")

@@ -57,10 +57,11 @@ def test_players_report_and_confirm(app: Flask, signed_in: FlaskClient, session:
     actors = {e.actor for e in session.exec(select(AuditEntry).where(AuditEntry.action == "result.confirmed_by_player"))}
     assert actors == {f"player {p.name}" for p in seated}
     # a confirmed result is no longer the players' to change
-    again = phones[1].post(f"/p/{seated[1].token}/report", data=report_form(view, [1, 2, 3, 4], version=1))
+    # (the confirmation made version 2)
+    again = phones[1].post(f"/p/{seated[1].token}/report", data=report_form(view, [10, 2, 3, 4], version=2))
     assert again.status_code == 422
     result = result_of(session, view)
-    assert result is not None and result.version == 1
+    assert result is not None and result.version == 2
 
 
 def test_only_their_own_table_and_round(app: Flask, signed_in: FlaskClient, session: Session, event: Event) -> None:

@@ -114,3 +114,22 @@ def test_typed_cards_may_name_species_in_the_readers_language_or_by_code() -> No
     assert species_from_text("  royal   poinciana ", table) == "Royal Poinciana"
     assert species_from_text("Larch", table) == "Larch"  # unknown: left for the engine to refuse by name
     assert species_from_text("Ca", table) == "Ca"  # a code of a species not at this table is not guessed
+
+
+def test_arboretums_no_finished_game_leaves_are_refused(signed_in: FlaskClient, session: Session) -> None:
+    """Every player plants one card a turn: a single card beside an arboretum of 8 is refused,
+    naming the player, and nothing is saved."""
+    event, view = two_player_table(signed_in, session)
+    form = typed_form(view)
+    sp = view.table.species
+    first, second = (s.seat.id for s in view.seats)
+    form[f"arboretum_{first}"] = f"0,0 {sp[0]} 1"
+    form[f"arboretum_{second}"] = "\n".join(f"{v},0 {sp[2]} {v}" for v in range(1, 9))
+    response = signed_in.post(url(event, "result"), data=form)
+    assert response.status_code == 422
+    message = error_beside(response.text, f"arboretum_{first}")
+    name = view.seats[0].player.name if view.seats[0].player else ""
+    assert name in message and "planted 1 cards" in message and "at most 1" in message, message
+    assert session.exec(select(Result)).all() == []
+    form[f"arboretum_{first}"] = "\n".join(f"{v},0 {sp[0]} {v}" for v in range(1, 8))
+    assert signed_in.post(url(event, "result"), data=form).status_code == 302

@@ -318,7 +318,8 @@ def audit_story(entries: Sequence[AuditEntry]) -> tuple[int, str, list[str]]:
                 problems.append(f"audit: a player's confirmation of version {new.get('version')} is listed "
                                 f"while version {version} is current")
         elif entry.action == "result.confirmed":
-            status = "confirmed"
+            # a confirmation makes a version of its own (entries that name none kept the version)
+            version, status = int(new.get("version", version)), "confirmed"
         elif entry.action == "result.disputed":
             status = "disputed"
     return version, status, problems
@@ -373,8 +374,9 @@ def figures(form: Form, salt: int) -> dict[str, str]:
     changes: dict[str, str] = {}
     seats = [name.split("_", 1)[1] for name, _ in form.fields if name.startswith("points_")]
     for index, seat in enumerate(seats):
-        changes[f"points_{seat}"] = str(20 + (salt * 7 + index * 13) % 90)
-        changes[f"species_{seat}"] = str(1 + (salt + index) % 5)
+        # figures a finished game can give: never above 19 a species, never twice the others'
+        changes[f"points_{seat}"] = str(20 + (salt * 7 + index * 13) % 20)
+        changes[f"species_{seat}"] = str(3 + (salt + index) % 5)
     return changes
 
 

@@ -2,11 +2,12 @@
 two organizers' devices against gunicorn with several worker processes.
 
 - An organizer's confirmation, a player's (last) confirmation, or a dispute, sent with the form
-  of version v while a correction of version v is saved: whichever is served first, the
-  correction stands as an entered version v+1; nothing meant for version v lands on it, and the
-  audit log tells the same story as the stored result. Reproduces race 1 (the result ended
-  confirmed or disputed with no confirmation of its current version; the audit log listed
-  ``result.confirmed`` before ``result.corrected``).
+  of version v while a correction of version v is saved: a dispute served first is corrected,
+  so the correction stands as an entered version v+1; a confirmation served first makes the
+  confirmed version v+1 and the correction of v is refused (409). Nothing meant for version v
+  lands on a later one, and the audit log tells the same story as the stored result. Reproduces
+  race 1 (the result ended confirmed or disputed with no confirmation of its current version; the
+  audit log listed ``result.confirmed`` before ``result.corrected``).
 - The last two players tapping "confirm" together: once every seat has confirmed the version,
   the result is confirmed. Reproduces race 2 (every tick stored, the result left "entered").
 """
@@ -113,9 +114,13 @@ def _race_with_correction(race_server: RaceServer, devices: tuple[Client, Client
             problems += result_problems(session, table.id)
             result = result_of_table(session, table.id)
             assert result is not None
-            if (result.version, result.status) != (seen + 1, "entered"):
+            # a confirmation served first makes version v+1 of its own, and the correction of v is stale
+            confirmed_first = (result.version, result.status) == (seen + 1, "confirmed") and replies[1].status == 409
+            if (result.version, result.status) != (seen + 1, "entered") and not confirmed_first:
                 problems.append(f"sent for version {seen} with a correction of it: the result ended version "
-                                f"{result.version} {result.status}, not the correction (version {seen + 1}, entered)")
+                                f"{result.version} {result.status} (the correction answered {replies[1].status}), "
+                                f"neither the correction (version {seen + 1}, entered) nor a confirmation "
+                                f"(version {seen + 1}, confirmed, the correction refused)")
         return problems
 
     return trial
