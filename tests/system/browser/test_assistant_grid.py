@@ -91,15 +91,21 @@ def test_arboretums_and_hands_entered_by_tapping(empty_server: ServerProcess, ne
     expect(picker.get_by_role("button", name=f"{s[1]} 8", exact=True)).to_be_disabled()
     picker.get_by_role("button", name="Cancel", exact=True).click()
 
-    # Seat 2: a path down the column; seats 3 and 4: one card each.
+    # Seat 2: a path down the column and a card beside it; seats 3 and 4: a row of three.
     plant(seats[1], 0, 0, s[0], 2)
     plant(seats[1], 0, 1, s[0], 5)
     add_to_hand(seats[1], names[1], [(s[0], 7)] + [(s[5], v) for v in range(1, 7)])
+    plant(seats[1], 1, 0, s[4], 6)
+    # every finished arboretum holds about as many cards as the others (the same turns, ±1)
     plant(seats[2], 0, 0, s[2], 1)
+    plant(seats[2], 1, 0, s[4], 7)
+    plant(seats[2], 2, 0, s[3], 5)
     plant(seats[3], 0, 0, s[3], 1)
+    plant(seats[3], 1, 0, s[4], 8)
+    plant(seats[3], 2, 0, s[2], 6)
     add_to_hand(seats[2], names[2], [(s[6], v) for v in range(1, 8)])
     add_to_hand(seats[3], names[3], [(s[7], v) for v in range(1, 8)])
-    expect(page.get_by_label("Arboretum", exact=True).nth(1)).to_have_value(f"0,0 {s[0]} 2\n0,1 {s[0]} 5")
+    expect(page.get_by_label("Arboretum", exact=True).nth(1)).to_have_value(f"0,0 {s[0]} 2\n0,1 {s[0]} 5\n1,0 {s[4]} 6")
     shot(page, "11-assistant-tapped")
 
     page.get_by_role("button", name="Save result").click()

@@ -80,7 +80,7 @@ def secrets(database_url: str) -> dict[str, list[str]]:
 
 
 ENTERED = re.compile(r"Result entered, waiting for confirmation \(version 1\)")
-CONFIRMED = re.compile(r"Result confirmed \(version 1\)")
+CONFIRMED = re.compile(r"Result confirmed \(version \d+\)")
 
 
 def result_of(page: Page) -> Any:
