@@ -219,6 +219,10 @@ def welcome(token: str) -> Any:
                                errors={}, account=None, purpose="")
         else:
             start_session(account)
-            return redirect(url_for("events.index"))
+            response: Response = redirect(url_for("events.index"))
+            # The link proves the person as well as a password would: this browser becomes a
+            # known device, which a stranger's guesses at the name never slow down.
+            _remember_device(response, _known_devices(), accounts.name_key(account.name)[:80])
+            return response
     return render_page("accounts/welcome.html", "accounts/welcome_form.html", 422 if errors else 200, refused="",
                        token=token, errors=errors, account=account, purpose=purpose)
