@@ -22,7 +22,7 @@ class RedactTokens(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except Exception:  # a badly formatted record is the handler's business, not ours
+        except (TypeError, ValueError, KeyError):  # a badly formatted record is the handler's business
             return True
         redacted = redact_tokens(message)
         if redacted != message:
