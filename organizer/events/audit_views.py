@@ -10,8 +10,8 @@ from flask import Blueprint, request
 from organizer.core.db import get_session
 from organizer.core.models import AuditEntry
 from organizer.core.pages import render_page
-from organizer.core.permissions import may
 from organizer.core.paging import page_number
+from organizer.core.permissions import may
 from organizer.events import audit as service
 from organizer.events.views import load_event
 

@@ -366,3 +366,11 @@ def test_the_migration_gives_existing_accounts_their_name_key(tmp_path: Path, sq
         assert found is not None and found.name == "Émile"
         assert {a.name: a.name_key for a in db.exec(select(Organizer)).all()}["Ünal"] == "ünal"
     engine.dispose()
+
+
+def test_a_refresh_after_the_session_ended_leads_back_to_its_page_not_the_fragment(client: FlaskClient) -> None:
+    response = client.get("/events/1/rounds/1?part=grid", headers={
+        "HX-Request": "true", "HX-Current-URL": "http://venue.local/events/1/rounds/1?page=2"})
+    assert response.status_code == 401
+    target = response.headers["HX-Redirect"]
+    assert target.startswith("/sign-in?next=") and "part" not in target and "rounds/1?page%3D2" in target
