@@ -7,7 +7,7 @@ Set by environment variables (the fault tests start the server with them):
   Nth commit (written to the database file inside the open transaction), or right after its
   Nth commit, touches ``FAULT_MARKER`` and sleeps, so the
   test can SIGKILL the server at exactly that moment;
-- ``FAULT_SQLITE_TIMEOUT``: seconds SQLite waits for a lock (the app waits 30 s; a test of a
+- ``FAULT_SQLITE_TIMEOUT``: seconds SQLite waits for a lock (the app waits 10 s; a test of a
   locked database should not);
 - ``FAULT_MAX_PAGE_COUNT``: SQLite's ``max_page_count`` on every connection, a full disk where
   no small filesystem can be mounted;
