@@ -331,7 +331,8 @@ def open_disputes(session: Session, event_id: int) -> list[tuple[int, int, str]]
 @dataclass(frozen=True)
 class NextStep:
     """What the event needs next, for the overview's highlighted button: ``kind`` is one of
-    "add players", "check in", "seat", "publish", "enter results", "close", "final standings";
+    "add players", "check in", "seat", "publish", "enter results", "confirm results", "close",
+    "final standings";
     ``round`` the round it concerns (0 when none)."""
 
     kind: str
@@ -356,10 +357,13 @@ def next_step(session: Session, event: Event) -> NextStep:
     if latest.status == RoundStatus.PUBLISHED:
         tables = session.exec(select(func.count()).select_from(GameTable)
                               .where(GameTable.round_id == latest.id)).one()
-        settled = session.exec(select(func.count()).select_from(Result)
-                               .join(GameTable, col(GameTable.id) == Result.table_id)
-                               .where(GameTable.round_id == latest.id)).one()
-        return NextStep("enter results" if settled < tables else "close", latest.number)
+        statuses = session.exec(select(Result.status).join(GameTable, col(GameTable.id) == Result.table_id)
+                                .where(GameTable.round_id == latest.id)).all()
+        if len(statuses) < tables:
+            return NextStep("enter results", latest.number)
+        if any(status != ResultStatus.CONFIRMED for status in statuses):
+            return NextStep("confirm results", latest.number)
+        return NextStep("close", latest.number)
     if latest.number < event.rounds:
         return NextStep("seat", latest.number + 1)
     return NextStep("final standings", latest.number)
