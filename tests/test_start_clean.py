@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from flask import Flask
 from sqlmodel import Session, func, select
 

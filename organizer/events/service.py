@@ -20,8 +20,8 @@ from organizer.core.models import (
     Event,
     EventDeletion,
     EventJudge,
-    Player,
     GameTable,
+    Player,
     Result,
     ResultStatus,
     Round,
@@ -421,7 +421,8 @@ def delete_event(session: Session, event_id: int, typed_name: str, actor: str, r
         where = ", ".join(_("Round %(round)d, Table %(table)d", round=r, table=t) for r, t in running[:5])
         raise InputError({"": ngettext(
             "A table is playing on the players' devices (%(tables)s): end its game or switch it back to paper first.",
-            "%(num)d tables are playing on the players' devices (%(tables)s): end their games or switch them back to paper first.",
+            "%(num)d tables are playing on the players' devices (%(tables)s): end their games or switch them back to "
+            "paper first.",
             len(running), tables=where)})
     counts = event_counts(session, event_id)
     record = EventDeletion(event_id=event_id, name=event.name, date=event.date, imported=event.imported_at is not None,

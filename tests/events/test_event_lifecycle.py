@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from organizer.core.models import Event, EventDeletion, GameTable, Player
-from organizer.exchange.export import export_event
 from organizer.exchange.event_import import import_event
+from organizer.exchange.export import export_event
 from organizer.rounds import service as round_service
 from tests.fixtures.organizer import add_players, create_event
 from tests.rounds.support import totals_form

@@ -10,8 +10,8 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reportlab.lib.units import mm
 from pypdf import PdfReader
+from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from organizer.printing import round_pack, score_sheet, standings_pdf
