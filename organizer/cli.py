@@ -1,5 +1,5 @@
 """Flask CLI commands: accounts (``create-organizer NAME``, ``invite``, ``reset-link``, ``set-role``,
-``disable``, ``enable``, ``sign-out-everywhere``, ``accounts``), ``db-upgrade``, ``demo``, ``prune``, and the
+``disable``, ``enable``, ``sign-out-everywhere``, ``accounts``), ``db-upgrade``, ``demo``, ``start-clean``, ``prune``, and the
 venue's: ``venue`` (serve the venue network from this laptop), ``backup FILE``, ``restore FILE``."""
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ def init_app(app: Flask) -> None:
         app.cli.add_command(command)
     app.cli.add_command(db_upgrade_command)
     app.cli.add_command(demo_command)
+    app.cli.add_command(start_clean_command)
     app.cli.add_command(prune_command)
     app.cli.add_command(venue_command)
     app.cli.add_command(backup_command)
@@ -232,6 +233,32 @@ def demo_command() -> None:
     with Session(get_engine()) as session:
         summary = ensure_demo(session)
     click.echo(summary)
+
+
+@click.command("start-clean")
+@with_appcontext
+@click.option("--yes", is_flag=True, help="Do not ask before emptying the database.")
+def start_clean_command(yes: bool) -> None:
+    """From trying the app out to a real event: back the database up into the instance folder's
+    backups/, then empty it (every account, event and practice game), so the next visit opens the
+    first-run page that creates the owner account."""
+    from organizer.venue import backup
+
+    engine = get_engine()
+    stored = backup.rows_stored(engine)
+    if not stored:
+        click.echo("The database is already empty: open the organizer to reach the first-run page.")
+        return
+    if not yes:
+        click.confirm(f"Back up, then delete everything in this installation's database ({stored:,} rows: "
+                      "accounts, events, practice games)?", abort=True)
+    try:
+        target, deleted = backup.start_clean(current_app.config["DATABASE_URL"], engine,
+                                             Path(current_app.instance_path) / "backups")
+    except backup.BackupError as refused:
+        raise click.ClickException(f"{refused} Nothing was deleted.") from None
+    click.echo(f"Backed up to {target}; {deleted:,} rows deleted. Open the organizer: the first-run page creates "
+               "the owner account. (Undo: flask --app organizer restore --force FILE.)")
 
 
 @click.command("prune")

@@ -15,7 +15,7 @@ from organizer.core.errors import InputError
 from organizer.core.models import ROLES, Organizer, Role
 from organizer.core.pages import go_to, render_page
 from organizer.core.public_urls import public_url
-from organizer.core.translate import N_, _
+from organizer.core.translate import N_, _, ngettext
 
 bp = Blueprint("accounts", __name__, url_prefix="/organizers")
 
@@ -94,6 +94,19 @@ def disable(account_id: int) -> Any:
         db.rollback()
         return _page(422, errors=bad.errors)
     flash(_("%(name)s is disabled and signed out everywhere.", name=account.name))
+    return go_to(url_for("accounts.index"))
+
+
+@bp.post("/<int:account_id>/sign-out")
+def sign_out_account(account_id: int) -> Any:
+    """An owner ends every session of another account, as its person's own "sign out
+    everywhere" does; the account may sign in again."""
+    account = _account(account_id)
+    if account.id == g.organizer.id:
+        return sign_out_everywhere()
+    ended = sessions.end_all(get_session(), account)
+    flash(ngettext("%(name)s is signed out of %(num)d session.", "%(name)s is signed out of %(num)d sessions.", ended,
+                   name=account.name))
     return go_to(url_for("accounts.index"))
 
 

@@ -213,6 +213,10 @@ class Event(SQLModel, table=True):
     #: seat round 1 by the club's ratings, spreading the strongest players across the tables,
     #: instead of a shuffle
     first_round_by_rating: bool = Field(default=False)
+    #: an archived event leaves the main list (the archive lists it; it can come back)
+    archived_at: datetime | None = Field(default=None)
+    #: set on an event made by importing an export: the list marks it as an imported copy
+    imported_at: datetime | None = Field(default=None)
 
     @property
     def rounds(self) -> int:
@@ -348,6 +352,23 @@ class AuditEntry(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow, index=True)
     old: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     new: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+
+
+class EventDeletion(SQLModel, table=True):
+    """The record that an event was deleted: the event's own audit log goes with it, so this
+    row, outside every event, keeps who deleted what and when."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    #: a plain number, not a foreign key: the event is gone
+    event_id: int
+    name: str = Field(max_length=120)
+    date: Date
+    imported: bool = Field(default=False)
+    players: int = Field(default=0)
+    rounds: int = Field(default=0)
+    actor: str = Field(max_length=120)
+    role: str = Field(default="", max_length=16)
+    at: datetime = Field(default_factory=utcnow, index=True)
 
 
 class EventJudge(SQLModel, table=True):

@@ -54,7 +54,7 @@ RULES: dict[str, Need] = {
     "language.choose": Need.PUBLIC,  # a cookie on the chooser's own device, nothing stored
     "venue.certificate": Need.PUBLIC, "venue.root_certificate": Need.PUBLIC,  # a public certificate, no event data
 
-    "events.index": Need.SIGNED_IN,
+    "events.index": Need.SIGNED_IN, "events.archive": Need.SIGNED_IN,  # a judge sees only their events
     "accounts.index": Need.SIGNED_IN,  # one's own sessions and password; owners see all accounts
     "accounts.change_password": Need.SIGNED_IN,
     "accounts.end_session": Need.SIGNED_IN,
@@ -65,8 +65,10 @@ RULES: dict[str, Need] = {
     "accounts.disable": Need.OWNER,
     "accounts.enable": Need.OWNER,
     "accounts.set_role": Need.OWNER,
+    "accounts.sign_out_account": Need.OWNER,  # every session of another account, as its own "sign out everywhere"
 
     "events.new": Need.ORGANIZER, "events.edit": Need.ORGANIZER, "events.round_formats": Need.ORGANIZER,
+    "events.set_archived": Need.ORGANIZER, "events.delete": Need.ORGANIZER,
     "exchange.export_json": Need.ORGANIZER, "exchange.export_zip": Need.ORGANIZER,
     "exchange.import_json": Need.ORGANIZER,
     "players.add": Need.ORGANIZER, "players.import_csv": Need.ORGANIZER, "players.edit": Need.ORGANIZER,

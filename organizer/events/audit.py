@@ -256,6 +256,10 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
         return line(_("Event “%(name)s” created.", name=new.get("name", "")))
     if action == "event.updated":
         return line(_("Event settings changed."), _changes(old, new))
+    if action == "event.archived":
+        return line(_("Event moved to the archive."))
+    if action == "event.restored":
+        return line(_("Event brought back from the archive."))
     if action == "event.players_side":
         return line(_("Players' side settings changed."), _changes(old, new))
     if action == "player.added":

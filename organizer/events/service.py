@@ -18,11 +18,14 @@ from organizer.core.models import (
     TABLE_SIZES,
     AuditEntry,
     Event,
+    EventDeletion,
     EventJudge,
     GameTable,
+    Player,
     Result,
     ResultStatus,
     Round,
+    RoundStatus,
     utcnow,
 )
 from organizer.core.translate import N_, _, ngettext
@@ -295,9 +298,11 @@ def update_event(session: Session, event: Event, data: EventInput, actor: str, s
     return event
 
 
-def list_events(session: Session, judge_id: int | None = None) -> Sequence[Event]:
-    """Every event, newest first; for a judge (``judge_id``) only the events they are assigned to."""
+def list_events(session: Session, judge_id: int | None = None, archived: bool = False) -> Sequence[Event]:
+    """Every event, newest first; for a judge (``judge_id``) only the events they are assigned to.
+    The main list holds the events not archived; ``archived`` lists the archive instead."""
     query = select(Event).order_by(col(Event.date).desc(), col(Event.id).desc())
+    query = query.where(col(Event.archived_at).is_not(None) if archived else col(Event.archived_at).is_(None))
     if judge_id is not None:
         query = query.join(EventJudge, col(EventJudge.event_id) == col(Event.id)).where(
             EventJudge.organizer_id == judge_id)
@@ -305,8 +310,6 @@ def list_events(session: Session, judge_id: int | None = None) -> Sequence[Event
 
 
 def event_counts(session: Session, event_id: int) -> dict[str, int]:
-    from organizer.core.models import Player
-
     players = session.exec(select(func.count()).select_from(Player).where(Player.event_id == event_id)).one()
     checked = session.exec(select(func.count()).select_from(Player).where(
         Player.event_id == event_id, col(Player.checked_in).is_(True), col(Player.dropped).is_(False))).one()
@@ -323,3 +326,116 @@ def open_disputes(session: Session, event_id: int) -> list[tuple[int, int, str]]
         .order_by(col(Round.number), col(GameTable.number))
     ).all()
     return [(int(r), int(t), note) for r, t, note in rows]
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """What the event needs next, for the overview's highlighted button: ``kind`` is one of
+    "add players", "check in", "seat", "publish", "enter results", "confirm results", "close",
+    "final standings";
+    ``round`` the round it concerns (0 when none)."""
+
+    kind: str
+    round: int = 0
+
+
+def next_step(session: Session, event: Event) -> NextStep:
+    """The event's real next step, from what is stored: players, check-in, then for the latest
+    round its status and results, then the next round or the final standings."""
+    assert event.id is not None
+    counts = event_counts(session, event.id)
+    latest = session.exec(select(Round).where(Round.event_id == event.id)
+                          .order_by(col(Round.number).desc()).limit(1)).first()
+    if latest is None:
+        if not counts["players"]:
+            return NextStep("add players")
+        if counts["checked_in"] < 2:
+            return NextStep("check in")
+        return NextStep("seat", 1)
+    if latest.status == RoundStatus.PROPOSED:
+        return NextStep("publish", latest.number)
+    if latest.status == RoundStatus.PUBLISHED:
+        tables = session.exec(select(func.count()).select_from(GameTable)
+                              .where(GameTable.round_id == latest.id)).one()
+        statuses = session.exec(select(Result.status).join(GameTable, col(GameTable.id) == Result.table_id)
+                                .where(GameTable.round_id == latest.id)).all()
+        if len(statuses) < tables:
+            return NextStep("enter results", latest.number)
+        if any(status != ResultStatus.CONFIRMED for status in statuses):
+            return NextStep("confirm results", latest.number)
+        return NextStep("close", latest.number)
+    if latest.number < event.rounds:
+        return NextStep("seat", latest.number + 1)
+    return NextStep("final standings", latest.number)
+
+
+def archived_count(session: Session, judge_id: int | None = None) -> int:
+    """How many events the archive holds (for a judge: of their events)."""
+    query = select(func.count()).select_from(Event).where(col(Event.archived_at).is_not(None))
+    if judge_id is not None:
+        query = query.join(EventJudge, col(EventJudge.event_id) == col(Event.id)).where(
+            EventJudge.organizer_id == judge_id)
+    return int(session.exec(query).one())
+
+
+def set_archived(session: Session, event_id: int, archived: bool, actor: str, role: str) -> Event:
+    """Move the event into the archive or back to the main list, with its audit entry."""
+    event = guard.lock(session, Event, event_id)
+    if event is None:
+        raise InputError({"": _("This event no longer exists.")})
+    if (event.archived_at is not None) != archived:
+        event.archived_at = utcnow() if archived else None
+        session.add(AuditEntry(event_id=event_id, actor=actor, role=role,
+                               action="event.archived" if archived else "event.restored"))
+        session.add(event)
+    session.commit()
+    session.refresh(event)
+    return event
+
+
+def live_tables_running(session: Session, event_id: int) -> list[tuple[int, int]]:
+    """(round, table) of the event's tables being played on the players' devices: dealt, in a
+    published round, without a result yet."""
+    rows = session.exec(
+        select(Round.number, GameTable.number)
+        .join(GameTable, col(GameTable.round_id) == Round.id)
+        .outerjoin(Result, col(Result.table_id) == GameTable.id)
+        .where(Round.event_id == event_id, Round.status == RoundStatus.PUBLISHED,
+               col(GameTable.digital).is_(True), col(Result.id).is_(None))
+        .order_by(col(Round.number), col(GameTable.number))
+    ).all()
+    return [(int(r), int(t)) for r, t in rows]
+
+
+def delete_event(session: Session, event_id: int, typed_name: str, actor: str, role: str) -> EventDeletion:
+    """Delete the event and everything recorded about it, once the event's name is typed; refused
+    while a table of it plays on the players' devices. The deletion is recorded outside the event
+    (:class:`EventDeletion`), since the event's audit log goes with it."""
+    event = guard.lock(session, Event, event_id)
+    if event is None:
+        raise InputError({"": _("This event no longer exists.")})
+    if text.name_key(typed_name) != text.name_key(event.name):
+        raise InputError({"confirm_name": _("Type the event's name exactly as shown to delete it.")})
+    running = live_tables_running(session, event_id)
+    if running:
+        where = ", ".join(_("Round %(round)d, Table %(table)d", round=r, table=t) for r, t in running[:5])
+        raise InputError({"": ngettext(
+            "A table is playing on the players' devices (%(tables)s): end its game or switch it back to paper first.",
+            "%(num)d tables are playing on the players' devices (%(tables)s): end their games or switch them back to "
+            "paper first.",
+            len(running), tables=where)})
+    counts = event_counts(session, event_id)
+    record = EventDeletion(event_id=event_id, name=event.name, date=event.date, imported=event.imported_at is not None,
+                           players=counts["players"], rounds=len(rounds_started(session, event_id)),
+                           actor=actor, role=role)
+    session.add(record)
+    session.delete(event)
+    session.commit()
+    session.refresh(record)
+    return record
+
+
+def deletions(session: Session, limit: int = 100) -> Sequence[EventDeletion]:
+    """The latest recorded deletions, newest first."""
+    return session.exec(select(EventDeletion).order_by(col(EventDeletion.at).desc(), col(EventDeletion.id).desc())
+                        .limit(limit)).all()

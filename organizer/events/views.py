@@ -41,11 +41,62 @@ def _form_context(form: dict[str, Any], errors: dict[str, str]) -> dict[str, Any
     }
 
 
+def _judge_id() -> int | None:
+    account = g.organizer
+    return account.id if account.role == Role.JUDGE else None
+
+
 @bp.get("/")
 def index() -> Any:
-    account = g.organizer
-    judge_id = account.id if account.role == Role.JUDGE else None
-    return render_page("events/index.html", "events/event_list.html", events=service.list_events(get_session(), judge_id))
+    db = get_session()
+    return render_page("events/index.html", "events/event_list.html", events=service.list_events(db, _judge_id()),
+                       archived=service.archived_count(db, _judge_id()), showing_archive=False)
+
+
+@bp.get("/events/archive")
+def archive() -> Any:
+    """The archived events, and the record of deleted ones."""
+    db = get_session()
+    return render_page("events/archive.html", "events/event_list.html",
+                       events=service.list_events(db, _judge_id(), archived=True), archived=0, showing_archive=True,
+                       deletions=service.deletions(db))
+
+
+@bp.post("/events/<int:event_id>/archive")
+def set_archived(event_id: int) -> Any:
+    event = load_event(event_id)
+    archived = request.form.get("archived") == "1"
+    service.set_archived(get_session(), event_id, archived, g.organizer.name, g.organizer.role)
+    if archived:
+        flash(_("“%(name)s” moved to the archive.", name=event.name))
+        return go_to(url_for("events.index"))
+    flash(_("“%(name)s” is back in the list of events.", name=event.name))
+    return go_to(url_for("events.show", event_id=event_id))
+
+
+@bp.route("/events/<int:event_id>/delete", methods=["GET", "POST"])
+def delete(event_id: int) -> Any:
+    """Delete the event once its name is typed (POST), after the page that says what goes (GET)."""
+    event = load_event(event_id)
+    db = get_session()
+    errors: dict[str, str] = {}
+    typed = ""
+    if request.method == "POST":
+        typed = request.form.get("confirm_name", "")
+        name = event.name
+        try:
+            service.delete_event(db, event_id, typed, g.organizer.name, g.organizer.role)
+        except InputError as bad:
+            db.rollback()
+            event = load_event(event_id)
+            errors = bad.errors
+        else:
+            flash(_("“%(name)s” deleted with all its players, rounds and results.", name=name))
+            return go_to(url_for("events.index"))
+    return render_page("events/delete.html", "events/delete_form.html", 422 if errors else 200, event=event,
+                       errors=errors, typed=typed, counts=service.event_counts(db, event_id),
+                       rounds=service.rounds_started(db, event_id),
+                       running=service.live_tables_running(db, event_id))
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -103,5 +154,5 @@ def show(event_id: int) -> Any:
     return render_page("events/show.html", "events/event_overview.html", event=event,
                        counts=service.event_counts(db, event_id),
                        rounds=service.rounds_started(db, event_id),
-                       disputes=service.open_disputes(db, event_id),
+                       disputes=service.open_disputes(db, event_id), step=service.next_step(db, event),
                        point_schemes=service.POINT_SCHEMES, tiebreaks=service.TIEBREAKS)

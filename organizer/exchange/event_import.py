@@ -328,7 +328,7 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None, pl
                   point_scheme=checked.point_scheme, tiebreak_order=checked.tiebreak_order,
                   entry_modes=checked.entry_modes, pick_timer_seconds=checked.pick_timer_seconds,
                   language=checked.language, time_zone=checked.time_zone,
-                  first_round_by_rating=checked.first_round_by_rating,
+                  first_round_by_rating=checked.first_round_by_rating, imported_at=utcnow(),
                   created_by_id=organizer_id, created_at=_time(settings.get("created_at"), "created_at") or utcnow(),
                   updated_at=_time(settings.get("updated_at"), "updated_at") or utcnow())
     session.add(event)

@@ -148,10 +148,11 @@ def list_table(rows: list[list[Any]], widths: list[float], numeric_columns: tupl
 
 def long_list(rows: list[list[Any]], widths: list[float], numeric_columns: tuple[int, ...] = (),
               zebra: bool = True, style: Sequence[tuple[Any, ...]] = (),
-              groups: Sequence[int] | None = None) -> PagedTable:
+              groups: Sequence[int] | None = None, balanced: bool = False) -> PagedTable:
     """A list table of any length, looking as :func:`list_table` with ``style`` added, laid
-    out a frame at a time; ``groups``: the first row of each run of rows kept on one page."""
-    return PagedTable(rows, widths, list_style(numeric_columns, zebra) + list(style), groups)
+    out a frame at a time; ``groups``: the first row of each run of rows kept on one page;
+    ``balanced``: a page of two columns shares its last rows out evenly between them."""
+    return PagedTable(rows, widths, list_style(numeric_columns, zebra) + list(style), groups, balanced=balanced)
 
 
 def skip_footer(canvas: Canvas) -> None:

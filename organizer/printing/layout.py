@@ -133,8 +133,10 @@ def fit_lines(text: str, font: str, size: float, width: float, min_size: float =
               max_lines: int = 2) -> tuple[tuple[str, ...], float]:
     """A name as large as it fits: on one line while it can stay at three quarters of ``size``,
     else wrapped onto up to ``max_lines`` lines (between words, or after a hyphen) at the largest
-    size that fits, never below ``min_size``. Only a name too long even for that loses its end,
-    to an ellipsis. ("Noah Müller-Lüdenscheid" prints whole on two lines, not cut or at 5 pt.)"""
+    size that fits, never below ``min_size``. A name too long even for that takes more lines at
+    ``min_size``, and a single word wider than the column is broken between letters: a name on
+    paper is never cut short. ("Noah Müller-Lüdenscheid" prints whole on two lines, not cut or at
+    5 pt.)"""
     text = safe_text(text)
     one_line_floor = max(min_size, size * 0.75)
     shrunk = size
@@ -148,21 +150,32 @@ def fit_lines(text: str, font: str, size: float, width: float, min_size: float =
         if len(lines) <= max_lines and all(stringWidth(line, font, shrunk) <= width for line in lines):
             return tuple(lines), shrunk
         shrunk -= 0.5
-    # a word wider than the column (or more words than the lines hold) loses its end to "…"
-    lines = _wrap(text, font, min_size, width, max_lines)
-    return tuple(fit_text(line, font, min_size, width, min_size)[0] for line in lines), min_size
+    # more lines at the smallest size; a word wider than the column is broken between letters
+    return tuple(_wrap(text, font, min_size, width, break_words=True)), min_size
 
 
-def _wrap(text: str, font: str, size: float, width: float, max_lines: int = 0) -> list[str]:
+def _wrap(text: str, font: str, size: float, width: float, max_lines: int = 0,
+          break_words: bool = False) -> list[str]:
     """Greedy lines, breaking at spaces and after hyphens (a double-barrelled name keeps its hyphen);
-    with ``max_lines``, the last line takes all that is left."""
+    with ``max_lines``, the last line takes all that is left; with ``break_words``, a part wider
+    than ``width`` is broken between letters."""
     units: list[tuple[str, str]] = []
     for index, word in enumerate(text.split()):
         for part_index, part in enumerate(re.findall(r"[^-]+-*|-+", word)):
-            units.append((part, " " if index and not part_index else ""))
+            joiner = " " if index and not part_index else ""
+            while break_words and len(part) > 1 and stringWidth(part, font, size) > width:
+                cut = max(1, max(n for n in range(1, len(part) + 1) if stringWidth(part[:n], font, size) <= width
+                                 or n == 1))
+                units.append((part[:cut], joiner))
+                part, joiner = part[cut:], "\n"
+            units.append((part, joiner))
     lines: list[str] = []
     line = ""
     for part, joiner in units:
+        if joiner == "\n":  # the rest of a word broken between letters starts its own line
+            lines.append(line)
+            line = part
+            continue
         candidate = line + joiner + part if line else part
         if line and stringWidth(candidate, font, size) > width and not (max_lines and len(lines) == max_lines - 1):
             lines.append(line)

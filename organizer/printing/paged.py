@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
-from reportlab.platypus import Flowable, Table, TableStyle
+from reportlab.platypus import Flowable, FrameBreak, Table, TableStyle
 
 Command = tuple[Any, ...]
 
@@ -86,14 +86,20 @@ class _Rows:
 class PagedTable(Flowable):
     """``rows[0]`` is the header, repeated in every frame; ``style`` uses the whole table's row
     numbers (negative ones count from the end); ``groups``, the first body row of each run of
-    rows that stays together (default: every row stands alone)."""
+    rows that stays together (default: every row stands alone).
+
+    ``balanced``: on a page of two columns (frames "left" and "right"), rows that would spill a
+    little into the right column are shared out evenly between both, so no name stands alone at
+    the top of a column."""
 
     def __init__(self, rows: list[list[Any]], widths: list[float], style: Sequence[Command] = (),
-                 groups: Sequence[int] | None = None, *, _shared: _Rows | None = None, _first: int = 1) -> None:
+                 groups: Sequence[int] | None = None, *, balanced: bool = False, _shared: _Rows | None = None,
+                 _first: int = 1) -> None:
         super().__init__()
         self.hAlign = "CENTER"  # where platypus puts a Table narrower than its frame
         self._rows = _shared or _Rows(rows, widths, style, groups)
         self._first = _first
+        self._balanced = balanced
 
     def _end(self) -> int:
         return len(self._rows.rows)
@@ -113,17 +119,27 @@ class PagedTable(Flowable):
         room = availHeight - rows.heights[0]
         starts = rows.starts
         index = bisect_right(starts, self._first - 1)
-        # The last group start whose rows before it all fit.
+        # The last group start whose rows before it all fit (in half the rest, when the rest
+        # fits the two columns of this page and is to be shared out evenly).
+        left = self._end()
+        limit = room
+        frame = getattr(self, "_frame", None)
+        if self._balanced and getattr(frame, "id", None) == "left" and rows.body_height(self._first, left) <= 2 * room:
+            limit = rows.body_height(self._first, left) / 2 + 0.01
         stop = self._first
-        for start in starts[index:] + [self._end()]:
-            if start > self._first and rows.body_height(self._first, start) > room:
+        for start in starts[index:] + [left]:
+            if start > self._first and rows.body_height(self._first, start) > limit:
                 break
             stop = start
+        if limit < room and stop < left and rows.body_height(stop, left) > room:
+            stop = next((s for s in starts[index:] + [left] if s > stop and rows.body_height(self._first, s) <= room), stop)
         if stop <= self._first:
             return []  # not even one group fits: the frame moves on
         pieces: list[Flowable] = [rows.table(self._first, stop)]
         if stop < self._end():
-            pieces.append(PagedTable([], [], _shared=rows, _first=stop))
+            if limit < room:  # the other half goes to the right column, not below in this one
+                pieces.append(FrameBreak())
+            pieces.append(PagedTable([], [], _shared=rows, _first=stop, balanced=self._balanced))
         return pieces
 
     def draw(self) -> None:

@@ -250,7 +250,7 @@ def round_pack(data: RoundPackData) -> bytes:
     find_rows: list[list[object]] = [[_("Name"), _("Table"), _("Seat")]]
     find_rows += [[CellText(name), str(number), str(seat)] for name, number, seat in everyone]
     story.flow(para(_("Find your table"), TITLE), para(f"{round_title} · {subtitle}", SUBTITLE), Spacer(1, 2),
-               long_list(find_rows, [column_width - 30 * mm, 16 * mm, 14 * mm], numeric_columns=(1, 2)),
+               long_list(find_rows, [column_width - 30 * mm, 16 * mm, 14 * mm], numeric_columns=(1, 2), balanced=True),
                columns=True)
 
     # One scorepad per table

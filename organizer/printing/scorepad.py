@@ -133,16 +133,19 @@ def draw_scorepad_page(
     footer_lines = split_lines(rules_reminder(game_format), REGULAR, 7.5, width - 2 * MARGIN)
     notes_height = 14 + 10.5 * len(footer_lines) + (12 if header is None or header.left_out else 0) + 24
     grid_bottom = MARGIN + 8 * mm + notes_height
-    name_height = 20 * mm if header else 16 * mm
-    row_height = min(15 * mm, (grid_top - grid_bottom - name_height) / len(rows))
     label_width = 62 * mm
     left = MARGIN
     col_width = (width - 2 * MARGIN - label_width) / len(columns)
+    # One size for every name on the pad, so no player looks more important than another; a long
+    # name takes two lines rather than shrinking out of sight, and a very long one more lines, the
+    # name band growing to hold them all (never cut).
+    name_size = min((fit_lines(s.player, BOLD, 13, col_width - 8, 8, 3)[1] for s in columns if s), default=13.0)
+    name_lines = max((len(fit_lines(s.player, BOLD, name_size, col_width - 8, 8, 3)[0]) for s in columns if s),
+                     default=1)
+    name_height = max(20 * mm if header else 16 * mm, 24 + name_lines * name_size * 1.12)
+    row_height = min(15 * mm, (grid_top - grid_bottom - name_height) / len(rows))
 
     y = grid_top - name_height
-    # One size for every name on the pad, so no player looks more important than another; a long
-    # name takes two lines rather than shrinking out of sight.
-    name_size = min((fit_lines(s.player, BOLD, 13, col_width - 8, 8, 3)[1] for s in columns if s), default=13.0)
     canvas.setStrokeColor(INK)
     canvas.setLineWidth(0.8)
     for index, seat in enumerate(columns):

@@ -14,6 +14,7 @@ from organizer.core.models import Event, Round
 from organizer.core.pages import go_to, render_page
 from organizer.core.paging import page_number
 from organizer.core.translate import _
+from organizer.events import service as event_service
 from organizer.events.views import load_event
 from organizer.rounds import page as round_page
 from organizer.rounds import service
@@ -68,6 +69,8 @@ def _round_context(event: Event, rnd: Round) -> dict[str, Any]:
             "repeated_seats": review.repeated_seats,
             "by_rating": review.by_rating,
             "dropped": review.dropped, "status_name": service.status_name,
+            # the event's next step, pointed to once this round is closed
+            "step": event_service.next_step(get_session(), event) if rnd.status == "finished" else None,
             # (name, table number) of the players who dropped out of the event during this round
             "dropped_seats": review.dropped_seats,
             # the swap form's searches, when Find reloaded the page (without script)

@@ -168,3 +168,25 @@ def snapshot_published_round(session: Any, **_: Any) -> None:
 @signals.results_settled.connect
 def snapshot_settled_results(session: Any, **_: Any) -> None:
     _snapshot_of(session, "settled")
+
+
+def empty_database(engine: Engine) -> int:
+    """Delete every row of the organizer's tables (the schema and its version stay), children
+    before parents, in one transaction; how many rows went."""
+    deleted = 0
+    with engine.begin() as connection:
+        for table in reversed(SQLModel.metadata.sorted_tables):
+            deleted += int(connection.execute(table.delete()).rowcount or 0)
+    return deleted
+
+
+def start_clean(database_url: str, engine: Engine, folder: Path, now: datetime | None = None) -> tuple[Path, int]:
+    """Back the database up into ``folder`` (made if missing), then empty it: the next visit opens
+    the first-run page. Returns the backup's path and the rows deleted; nothing is deleted when
+    the backup fails (:class:`BackupError`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    suffix = ".sqlite3" if sqlite_file(database_url) is not None else ".pgdump"
+    target = folder / f"before-start-clean-{stamp}{suffix}"
+    backup(database_url, target)
+    return target, empty_database(engine)

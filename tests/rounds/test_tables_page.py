@@ -80,7 +80,7 @@ def test_places_and_tournament_points_before_confirmation(signed_in: FlaskClient
     assert "Organizer confirms" in page and "Place" in page and "tournament points" in page
     assert "2nd — tie on 31 points broken by species count: 5 vs 4" in page
     assert "3rd — tie on 31 points broken by species count: 4 vs 5" in page
-    cells = re.findall(r'<td class="place"><strong>([^<]*)</strong><br><span class="tp">([^<]*)</span></td>', page)
+    cells = re.findall(r'<td class="place"[^>]*><strong>([^<]*)</strong><br><span class="tp">([^<]*)</span></td>', page)
     # "beaten" scheme: opponents beaten over opponents at the table
     assert cells == [("2nd", "0.67"), ("3rd", "0.33"), ("1st", "1"), ("4th", "0")]
 
