@@ -1,0 +1,398 @@
+"""Players' phones through a club evening, at 390 px, in German and in English, on one server:
+
+- a player's own page left open from before the seating to after the round closes: the check-in
+  button, then the seat link, then the table's result, then "the round is over", each without a
+  reload;
+- a draft at an event table with bots at every level: a strong bot in one seat from the start, a
+  bot taking a person's seat while that person's phone is open (easy), giving it back (the phone
+  offers its hand again), and taking it once more (normal); the connection drops before the last
+  reveal and the game still ends on the phone with nothing left saying "Reconnecting";
+- the live overview of the finished table and the public page with seats and places apart;
+- practice games against each level played to the end at a fast pace (the human-paced one is
+  ``test_live_bots_finish.py``), and solo moves where Q's placement is said in words and marked.
+
+Every screen is checked for a page wider than the phone, tap targets under 44 px and species
+codes under 12 px; the screenshots of each state go to ``screenshots/`` (named ``80-…``)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+
+from babel.support import Translations
+from playwright.sync_api import Browser, Page, expect
+from sqlmodel import Session, select
+
+import organizer
+from organizer.accounts import service as accounts
+from organizer.core.db import make_engine, upgrade_database
+from organizer.core.models import Event, GameTable, Player, Round
+from organizer.events import service as events
+from organizer.live import tables as live_tables
+from organizer.rounds import service as rounds
+from tests.system.browser.conftest import PHONE, no_js_errors, shot
+from tests.system.browser.support import SMALL_TARGETS
+from tests.system.faults.harness import ServerProcess
+from tests.system.faults.live_harness import LiveTable, true_state
+
+pytestmark = pytest.mark.browser
+
+GERMAN = Translations.load(str(Path(organizer.__file__).parent / "core" / "translations"), ["de"])
+#: a player's own page polls every 10 s: a change shows within two polls
+PAGE_POLL_MS = 25_000
+#: the longest a seat may wait for bots before its next choice comes by itself
+STALL_SECONDS = 10
+#: the species code on the smallest card must read at 12 px or more
+CODE_PX = 12
+NAMES = ["Ada Moss", "Bram Oakley", "Cleo Birch"]
+PASSWORD = "correct horse battery"
+
+SMALL_CODES = """() => [...document.querySelectorAll('.cell.planted .code, .card-face .code, .species-code')]
+  .filter(e => e.checkVisibility())
+  .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize)])
+  .filter(([code, size]) => size < %d).map(([code, size]) => `${code} at ${size} px`)""" % CODE_PX
+
+
+def de(text: str, **values: Any) -> str:
+    """``text`` as the German catalog says it."""
+    said = GERMAN.gettext(text)
+    return said % values if values else said
+
+
+@dataclass
+class Evening:
+    database_url: str
+    database: Path
+    event_id: int
+    public_code: str
+    tokens: dict[str, str]
+
+
+def _evening(path: Path) -> Evening:
+    """An event of two draft rounds at a table of 3 where players check themselves in: Ada has not
+    checked in yet (she does it from her phone), Bram and Cleo have; an organizer account."""
+    url = f"sqlite:///{path}"
+    engine = make_engine(url)
+    upgrade_database(engine)
+    with Session(engine, expire_on_commit=False) as db:
+        accounts.create_organizer(db, "Tess", PASSWORD)
+        data = events.EventInput(name="Riverside Club Night", date=date(2026, 4, 18))
+        data.round_formats = ["draft", "draft"]
+        data.preferred_table_size = 3
+        event = events.create_event(db, data, None, "test")
+        event.self_check_in = True
+        db.add(event)
+        assert event.id is not None
+        players = [Player(event_id=event.id, name=name, name_key=name.casefold(), checked_in=index > 0)
+                   for index, name in enumerate(NAMES)]
+        db.add_all(players)
+        db.commit()
+        evening = Evening(url, path, event.id, str(event.public_code), {p.name: p.token for p in players})
+    engine.dispose()
+    return evening
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Evening]]:
+    """One production server for the whole module (the evening's database)."""
+    folder = tmp_path_factory.mktemp("phones")
+    evening = _evening(folder / "organizer.sqlite3")
+    with ServerProcess(evening.database_url, folder / "instance", workers=2, threads=4) as process:
+        yield process, evening
+
+
+def _organizer(evening: Evening, change: Callable[[Session, Event, Round | None], None]) -> None:
+    """What the organizer does on their screens, through the same services."""
+    engine = make_engine(evening.database_url)
+    with Session(engine, expire_on_commit=False) as db:
+        event = db.get(Event, evening.event_id)
+        assert event is not None
+        change(db, event, rounds.current_round(db, evening.event_id))
+    engine.dispose()
+
+
+def _seat_tokens(evening: Evening) -> tuple[LiveTable, dict[str, str]]:
+    engine = make_engine(evening.database_url)
+    with Session(engine) as db:
+        rnd = rounds.current_round(db, evening.event_id)
+        assert rnd is not None and rnd.id is not None
+        view = rounds.tables_of(db, rnd.id)[0]
+        assert view.table.id is not None
+        names = [s.player.name if s.player else "" for s in view.seats]
+        table = LiveTable(evening.database, view.table.id, [s.seat.token for s in view.seats], names)
+        seats = {name: s.seat.token for name, s in zip(names, view.seats, strict=True)}
+    engine.dispose()
+    return table, seats
+
+
+def _position(table: LiveTable, name: str) -> int:
+    return table.names.index(name)
+
+
+def german(page: Page) -> Page:
+    page.set_extra_http_headers({"Accept-Language": "de"})
+    return page
+
+
+def checked(page: Page, name: str) -> None:
+    """A screenshot, and the phone's checks: nothing wider than the screen (``shot``), no tap
+    target under 44 px, no species code under 12 px."""
+    shot(page, name)
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, f"{name}: tap targets under 44 px: {small}"
+    codes = page.evaluate(SMALL_CODES)
+    assert not codes, f"{name}: species codes under {CODE_PX} px: {codes}"
+
+
+def navigations(page: Page) -> list[str]:
+    """The page's loads from now on (a reload or a link followed counts; htmx swaps do not)."""
+    loads: list[str] = []
+    page.on("framenavigated", lambda frame: loads.append(frame.url) if frame == page.main_frame else None)
+    return loads
+
+
+# -- a seat's screen ---------------------------------------------------------------------------
+
+def over(page: Page) -> bool:
+    return bool(page.locator("#live .status.done").count())
+
+
+def may_pick(page: Page) -> bool:
+    """The seat's choice is awaited and it has not chosen yet (a draft pick may be changed until
+    the reveal; choosing again would only change it)."""
+    live = page.locator("#live")
+    return bool(live.locator(".status.mine").count() and not live.locator(".hand label.chosen").count()
+                and live.locator(".hand input[name=card]:not([disabled])").count())
+
+
+def pick(page: Page) -> None:
+    """Tap the first card, then the first highlighted cell (or Discard, in the draft), as a thumb does."""
+    live = page.locator("#live")
+    version = live.get_attribute("data-version")
+    live.locator(".hand label.card-face").first.click(timeout=2500)
+    cells = live.locator("button.cell-button")
+    (cells.first if cells.count() else live.locator("button[name=cell][value=discard]")).click(timeout=2500)
+    page.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'", timeout=5000)
+
+
+def play(page: Page, until: Callable[[], bool] = lambda: False, picks: int = 1000) -> int:
+    """Play the seat's picks or moves as they come, at a fast pace, until the game ends, ``until()``
+    holds or ``picks`` were made; the screen must come back to the player by itself (no reload, no
+    button) within STALL_SECONDS of every move."""
+    made, waiting_since = 0, time.monotonic()
+    url = page.url
+    while not over(page) and not until() and made < picks:
+        assert page.url == url, "the page was left or reloaded"
+        if may_pick(page):
+            try:
+                pick(page)
+            except Exception:  # noqa: BLE001 - a poll replaced the screen under the tap: look again
+                continue
+            made, waiting_since = made + 1, time.monotonic()
+        else:
+            assert time.monotonic() - waiting_since < STALL_SECONDS, (
+                "the seat waits and nothing moves on: " + page.locator("#live .live-head").inner_text())
+            page.wait_for_timeout(150)
+    return made
+
+
+def last_pick_next(table: LiveTable) -> bool:
+    """Only the draft's last pick is left to make (its reveal ends the game)."""
+    view = true_state(table).view(None)
+    draft = view.draft
+    return draft is not None and draft.round == draft.rounds and draft.pick == draft.picks_per_round
+
+
+# -- the evening -------------------------------------------------------------------------------
+
+def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[ServerProcess, Evening],
+                                                                 new_device: Any, browser: Browser) -> None:
+    process, evening = server
+    base = process.url
+
+    # Ada's own page, open from before the seating to after the round closes
+    mine = german(new_device(PHONE))
+    mine.goto(f"{base}/p/{evening.tokens['Ada Moss']}")
+    loads = navigations(mine)
+    mine.get_by_role("button", name=de("I am here: check me in")).click()
+    expect(mine.locator(".check-in-state.ok")).to_contain_text(de("Checked in"))
+    checked(mine, "80-player-page-checked-in")
+
+    def seat_round(db: Session, event: Event, _rnd: Round | None) -> None:
+        rnd = rounds.propose_round(db, event, "Tess", seed=4)
+        rounds.publish_round(db, event, rnd, "Tess")
+        live_tables.start_round(db, event, rnd)  # what the publishing POST does
+
+    _organizer(evening, seat_round)
+    table, seats = _seat_tokens(evening)
+    # Cleo's seat goes to a strong bot at once (she left); Bram plays on his phone for now
+    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
+        db, event, rnd, 1, _position(table, "Cleo Birch"), True, "Tess", "strong"))  # type: ignore[arg-type]
+
+    # the page shows the table and the seat link without a reload
+    play_link = mine.get_by_role("link", name=de("Play at your seat"))
+    expect(play_link).to_be_visible(timeout=PAGE_POLL_MS)
+    expect(mine.get_by_text(de("In the draft everyone picks at once: your seat only says who passes you cards.")))\
+        .to_be_visible()
+    expect(mine.get_by_text(de("You start the game."))).to_have_count(0)
+    checked(mine, "81-player-page-seated-draft")
+
+    # Ada's seat, in a second tab of her phone; Bram's seat on his phone
+    ada = german(mine.context.new_page())
+    href = str(play_link.get_attribute("href"))
+    ada.goto(href if href.startswith("http") else base + href)
+    bram = german(new_device(PHONE))
+    bram.goto(f"{base}/play/{seats['Bram Oakley']}")
+    bram_loads = navigations(bram)
+    assert play(ada, picks=1) == 1
+    assert play(bram, picks=1) == 1
+    expect(ada.locator("#live .status.mine")).to_be_visible(timeout=STALL_SECONDS * 1000)  # revealed: the next pick
+    checked(ada, "82-seat-after-the-first-reveal")
+
+    # a bot takes Bram's seat while his phone is open: within a poll it says so and offers no card
+    bram_position = _position(table, "Bram Oakley")
+    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
+        db, event, rnd, 1, bram_position, True, "Tess", "easy"))  # type: ignore[arg-type]
+    taken = de("A bot plays this seat now; the organizer can give it back to you.")
+    expect(bram.get_by_text(taken)).to_be_visible(timeout=5_000)
+    expect(bram.locator("#live .hand input[name=card]:not([disabled])")).to_have_count(0)
+    checked(bram, "83-seat-taken-by-a-bot")
+    assert play(ada, picks=2) == 2  # the easy bot picks for Bram meanwhile
+
+    # the seat given back: the phone offers Bram's hand again, without a reload
+    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
+        db, event, rnd, 1, bram_position, False, "Tess"))  # type: ignore[arg-type]
+    expect(bram.get_by_text(taken)).to_have_count(0, timeout=5_000)
+    expect(bram.locator("#live .hand input[name=card]:not([disabled])").first).to_be_visible(timeout=5_000)
+    checked(bram, "84-seat-given-back")
+    version = bram.locator("#live").get_attribute("data-version")
+    bram.locator("#live .hand label.card-face").first.click()
+    cells = bram.locator("#live button.cell-button")
+    (cells.first if cells.count() else bram.locator("#live button[name=cell][value=discard]")).click()
+    bram.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'")
+    assert not bram_loads, f"Bram's phone reloaded: {bram_loads}"
+
+    # and taken again, by a normal bot, for the rest of the game
+    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
+        db, event, rnd, 1, bram_position, True, "Tess", "normal"))  # type: ignore[arg-type]
+    play(ada, until=lambda: last_pick_next(table))
+    assert not over(ada), "the game ended before its last pick"
+
+    # the Wi-Fi drops before the last reveal, and comes back
+    polls = re.compile(r".*/(changed|tick)(\?.*)?$")
+    ada.route(polls, lambda route: route.abort())
+    notice = ada.locator("#reconnecting")
+    expect(notice).to_be_visible(timeout=10_000)
+    expect(notice).to_contain_text(de("Reconnecting… the game goes on as soon as the connection returns."))
+    shot(ada, "85-seat-blip-before-the-last-reveal")
+    ada.unroute(polls)
+    play(ada)
+    expect(ada.locator("#live .status.done")).to_be_visible(timeout=STALL_SECONDS * 1000)
+    expect(notice).to_have_count(0, timeout=5_000)
+    end = ada.locator("#live").inner_text()
+    assert end.count(de("The game is over.")) + end.count(de("The draft is over.")) == 1, end
+    checked(ada, "86-seat-final-scores")
+
+    # the table's result reaches Ada's page by itself
+    expect(mine.get_by_text(de("Result confirmed"))).to_be_visible(timeout=PAGE_POLL_MS)
+    checked(mine, "87-player-page-result")
+
+    # the organizer's overview of the finished table on a phone: the replay is a finger's size
+    organizer = browser.new_context(viewport=PHONE, has_touch=True, device_scale_factor=1)
+    room = organizer.new_page()
+    room.goto(base + "/sign-in")
+    room.fill("input[name=name]", "Tess")
+    room.fill("input[name=password]", PASSWORD)
+    room.locator("main form button[type=submit]").first.click()
+    room.wait_for_url(lambda url: "/sign-in" not in url)
+    room.goto(f"{base}/events/{evening.event_id}/rounds/1/live")
+    expect(room.get_by_role("link", name="Replay Table 1")).to_be_visible()
+    checked(room, "88-overview-finished-table")
+    organizer.close()
+
+    # the round closes: the page says so, still without a reload
+    _organizer(evening, lambda db, event, rnd: rounds.close_round(db, event, rnd, "Tess"))  # type: ignore[arg-type]
+    expect(mine.get_by_text(de("Round %(number)d is over.", number=1))).to_be_visible(timeout=PAGE_POLL_MS)
+    expect(mine.get_by_role("link", name=de("Play at your seat"))).to_have_count(0)
+    checked(mine, "89-player-page-round-over")
+    assert not loads, f"Ada's page reloaded: {loads}"
+    for phone in (mine, bram):
+        no_js_errors(phone)
+
+    # the public page: seats and places apart
+    public = german(new_device(PHONE))
+    public.goto(f"{base}/e/{evening.public_code}")
+    card = public.locator("#public-tables li.card").first
+    expect(card.locator(".seat-number").first).to_have_text(de("Seat %(number)d", number=1))
+    expect(card.locator(".place")).to_have_count(3)
+    checked(public, "90-public-page-seats-and-places")
+    no_js_errors(public)
+
+
+# -- practice ----------------------------------------------------------------------------------
+
+def _practice(page: Page, base: str, mode: str, players: str, bots: dict[str, str]) -> None:
+    page.goto(base + "/practice")
+    page.locator(f"input[name=mode][value={mode}]").check()
+    if players:
+        page.locator(f"input[name=players][value='{players}']").check()
+    for key, level in bots.items():
+        page.select_option(f"#f-{key}", level)
+    page.locator("button.practice-start").click()
+    expect(page.locator("#live")).to_be_visible()
+
+
+@pytest.mark.parametrize(("players", "bots"), [("3", {"bot_1": "easy", "bot_2": "heuristic"}), ("2", {"bot_1": "strong"})],
+                         ids=["easy-and-normal", "strong"])
+def test_a_practice_draft_against_each_level_ends_by_itself(server: tuple[ServerProcess, Evening], new_device: Any,
+                                                            players: str, bots: dict[str, str]) -> None:
+    process, _evening = server
+    page = new_device(PHONE)
+    _practice(page, process.url, "draft", players, bots)
+    loads = navigations(page)
+    assert play(page) >= 6
+    expect(page.get_by_role("heading", name="Final scores")).to_be_visible()
+    text = page.locator("#live").inner_text()
+    assert text.count("The game is over.") + text.count("The draft is over.") == 1
+    # the points by species say why a player without the right still scored
+    page.get_by_text("Points by species").click()
+    expect(page.get_by_text("in the draft that still scores 2 points, flat.")).to_be_visible()
+    checked(page, f"91-practice-draft-{'-'.join(bots.values())}-final")
+    assert not loads, f"the practice page reloaded: {loads}"
+    no_js_errors(page)
+
+
+def test_solo_q_s_placement_is_said_in_words_and_marked(server: tuple[ServerProcess, Evening],
+                                                        new_device: Any) -> None:
+    process, _evening = server
+    page = german(new_device(PHONE))
+    _practice(page, process.url, "solo", "", {})
+    live = page.locator("#live")
+    for gift in range(3):
+        for _draw in range(2):
+            version = live.get_attribute("data-version")
+            live.locator(".sources button.source").first.click()
+            page.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'")
+        pick(page)  # plant a card in the player's own arboretum
+        version = live.get_attribute("data-version")
+        live.locator(".gifts button, button[name=action][value^=give]").first.click()
+        page.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'")
+        note = live.locator(".q-note").inner_text()
+        assert note.startswith("Q hat ") and "(★)" in note, note
+        assert not re.search(r"-?\d+, -?\d+", note), f"coordinates in Q's note: {note}"
+        q_grid = live.locator(".arb").nth(1)
+        expect(q_grid.locator(".cell.fresh .fresh-mark")).to_have_count(1)
+        expect(q_grid.locator(".cell.fresh .sr")).to_contain_text(de("(just planted)"))
+        if gift == 0:
+            assert note.endswith(de("Q planted %(card)s (★): Q's first card.", card="").split("(★)")[1])
+        checked(page, f"92-solo-q-placed-{gift + 1}")
+    no_js_errors(page)
