@@ -203,7 +203,7 @@ def public_tables(session: Session, round_id: int, search: str = "") -> list[Pub
         .where(col(GameTable.round_id) == round_id)
         .order_by(col(GameTable.number), col(Seat.position))
     ).all()
-    tables: dict[int, tuple[int, bool, dict[int, tuple[int, int]], Any, list[PublicSeat], list[str]]] = {}
+    tables: dict[int, tuple[int, bool, list[tuple[int | None, int | None]], Any, list[PublicSeat], list[str]]] = {}
     for table_id, number, digital, player_id, name, name_key, dropped, seats, status in rows:
         if table_id not in tables:
             tables[table_id] = (number, bool(digital), _seat_places(seats, status), status, [], [])

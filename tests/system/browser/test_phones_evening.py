@@ -8,8 +8,9 @@
   offers its hand again), and taking it once more (normal); the connection drops before the last
   reveal and the game still ends on the phone with nothing left saying "Reconnecting";
 - the live overview of the finished table and the public page with seats and places apart;
-- practice games against each level played to the end at a fast pace (the human-paced one is
-  ``test_live_bots_finish.py``), and solo moves where Q's placement is said in words and marked.
+- a practice draft against an easy and a normal bot played to the end at a fast pace (the strong
+  bot's, at a person's pace, is ``test_live_bots_finish.py``), and solo moves where Q's placement
+  is said in words and marked.
 
 Every screen is checked for a page wider than the phone, tap targets under 44 px and species
 codes under 12 px; the screenshots of each state go to ``screenshots/`` (named ``80-…``)."""
@@ -30,12 +31,12 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (
 
 from babel.support import Translations
 from playwright.sync_api import Browser, Page, expect
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 import organizer
 from organizer.accounts import service as accounts
 from organizer.core.db import make_engine, upgrade_database
-from organizer.core.models import Event, GameTable, Player, Round
+from organizer.core.models import Event, Player, Round
 from organizer.events import service as events
 from organizer.live import tables as live_tables
 from organizer.rounds import service as rounds
@@ -56,10 +57,10 @@ CODE_PX = 12
 NAMES = ["Ada Moss", "Bram Oakley", "Cleo Birch"]
 PASSWORD = "correct horse battery"
 
-SMALL_CODES = """() => [...document.querySelectorAll('.cell.planted .code, .card-face .code, .species-code')]
+SMALL_CODES = """(least) => [...document.querySelectorAll('.cell.planted .code, .card-face .code, .species-code')]
   .filter(e => e.checkVisibility())
   .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize)])
-  .filter(([code, size]) => size < %d).map(([code, size]) => `${code} at ${size} px`)""" % CODE_PX
+  .filter(([code, size]) => size < least).map(([code, size]) => `${code} at ${size} px`)"""
 
 
 def de(text: str, **values: Any) -> str:
@@ -149,7 +150,7 @@ def checked(page: Page, name: str) -> None:
     shot(page, name)
     small = page.evaluate(SMALL_TARGETS)
     assert not small, f"{name}: tap targets under 44 px: {small}"
-    codes = page.evaluate(SMALL_CODES)
+    codes = page.evaluate(SMALL_CODES, CODE_PX)
     assert not codes, f"{name}: species codes under {CODE_PX} px: {codes}"
 
 
@@ -238,18 +239,9 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
         db, event, rnd, 1, _position(table, "Cleo Birch"), True, "Tess", "strong"))  # type: ignore[arg-type]
 
-    # the page shows the table and the seat link without a reload
-    play_link = mine.get_by_role("link", name=de("Play at your seat"))
-    expect(play_link).to_be_visible(timeout=PAGE_POLL_MS)
-    expect(mine.get_by_text(de("In the draft everyone picks at once: your seat only says who passes you cards.")))\
-        .to_be_visible()
-    expect(mine.get_by_text(de("You start the game."))).to_have_count(0)
-    checked(mine, "81-player-page-seated-draft")
-
     # Ada's seat, in a second tab of her phone; Bram's seat on his phone
     ada = german(mine.context.new_page())
-    href = str(play_link.get_attribute("href"))
-    ada.goto(href if href.startswith("http") else base + href)
+    ada.goto(f"{base}/play/{seats['Ada Moss']}")
     bram = german(new_device(PHONE))
     bram.goto(f"{base}/play/{seats['Bram Oakley']}")
     bram_loads = navigations(bram)
@@ -257,6 +249,15 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     assert play(bram, picks=1) == 1
     expect(ada.locator("#live .status.mine")).to_be_visible(timeout=STALL_SECONDS * 1000)  # revealed: the next pick
     checked(ada, "82-seat-after-the-first-reveal")
+
+    # meanwhile Ada's own page showed the table and her seat's link, without a reload
+    play_link = mine.get_by_role("link", name=de("Play at your seat"))
+    expect(play_link).to_be_visible(timeout=PAGE_POLL_MS)
+    assert str(play_link.get_attribute("href")).endswith(f"/play/{seats['Ada Moss']}")
+    expect(mine.get_by_text(de("In the draft everyone picks at once: your seat only says who passes you cards.")))\
+        .to_be_visible()
+    expect(mine.get_by_text(de("You start the game."))).to_have_count(0)
+    checked(mine, "81-player-page-seated-draft")
 
     # a bot takes Bram's seat while his phone is open: within a poll it says so and offers no card
     bram_position = _position(table, "Bram Oakley")
@@ -302,10 +303,6 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     assert end.count(de("The game is over.")) + end.count(de("The draft is over.")) == 1, end
     checked(ada, "86-seat-final-scores")
 
-    # the table's result reaches Ada's page by itself
-    expect(mine.get_by_text(de("Result confirmed"))).to_be_visible(timeout=PAGE_POLL_MS)
-    checked(mine, "87-player-page-result")
-
     # the organizer's overview of the finished table on a phone: the replay is a finger's size
     organizer = browser.new_context(viewport=PHONE, has_touch=True, device_scale_factor=1)
     room = organizer.new_page()
@@ -319,16 +316,12 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     checked(room, "88-overview-finished-table")
     organizer.close()
 
-    # the round closes: the page says so, still without a reload
-    _organizer(evening, lambda db, event, rnd: rounds.close_round(db, event, rnd, "Tess"))  # type: ignore[arg-type]
-    expect(mine.get_by_text(de("Round %(number)d is over.", number=1))).to_be_visible(timeout=PAGE_POLL_MS)
-    expect(mine.get_by_role("link", name=de("Play at your seat"))).to_have_count(0)
-    checked(mine, "89-player-page-round-over")
-    assert not loads, f"Ada's page reloaded: {loads}"
-    for phone in (mine, bram):
-        no_js_errors(phone)
+    # the table's result reaches Ada's page by itself
+    expect(mine.get_by_text(de("Result confirmed"))).to_be_visible(timeout=PAGE_POLL_MS)
+    checked(mine, "87-player-page-result")
 
-    # the public page: seats and places apart
+    # the round closes; meanwhile the public page shows seats and places apart
+    _organizer(evening, lambda db, event, rnd: rounds.close_round(db, event, rnd, "Tess"))  # type: ignore[arg-type]
     public = german(new_device(PHONE))
     public.goto(f"{base}/e/{evening.public_code}")
     card = public.locator("#public-tables li.card").first
@@ -336,6 +329,13 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     expect(card.locator(".place")).to_have_count(3)
     checked(public, "90-public-page-seats-and-places")
     no_js_errors(public)
+    # and Ada's page says the round is over, still without a reload
+    expect(mine.get_by_text(de("Round %(number)d is over.", number=1))).to_be_visible(timeout=PAGE_POLL_MS)
+    expect(mine.get_by_role("link", name=de("Play at your seat"))).to_have_count(0)
+    checked(mine, "89-player-page-round-over")
+    assert not loads, f"Ada's page reloaded: {loads}"
+    for phone in (mine, bram):
+        no_js_errors(phone)
 
 
 # -- practice ----------------------------------------------------------------------------------
@@ -351,13 +351,13 @@ def _practice(page: Page, base: str, mode: str, players: str, bots: dict[str, st
     expect(page.locator("#live")).to_be_visible()
 
 
-@pytest.mark.parametrize(("players", "bots"), [("3", {"bot_1": "easy", "bot_2": "heuristic"}), ("2", {"bot_1": "strong"})],
-                         ids=["easy-and-normal", "strong"])
-def test_a_practice_draft_against_each_level_ends_by_itself(server: tuple[ServerProcess, Evening], new_device: Any,
-                                                            players: str, bots: dict[str, str]) -> None:
+def test_a_practice_draft_against_an_easy_and_a_normal_bot_ends_by_itself(server: tuple[ServerProcess, Evening],
+                                                                         new_device: Any) -> None:
+    """The strong bot's practice draft is ``test_live_bots_finish.py``'s, at a person's pace."""
     process, _evening = server
     page = new_device(PHONE)
-    _practice(page, process.url, "draft", players, bots)
+    bots = {"bot_1": "easy", "bot_2": "heuristic"}
+    _practice(page, process.url, "draft", "3", bots)
     loads = navigations(page)
     assert play(page) >= 6
     expect(page.get_by_role("heading", name="Final scores")).to_be_visible()
@@ -366,7 +366,7 @@ def test_a_practice_draft_against_each_level_ends_by_itself(server: tuple[Server
     # the points by species say why a player without the right still scored
     page.get_by_text("Points by species").click()
     expect(page.get_by_text("in the draft that still scores 2 points, flat.")).to_be_visible()
-    checked(page, f"91-practice-draft-{'-'.join(bots.values())}-final")
+    checked(page, "91-practice-draft-easy-normal-final")
     assert not loads, f"the practice page reloaded: {loads}"
     no_js_errors(page)
 
