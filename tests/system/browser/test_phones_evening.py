@@ -1,19 +1,21 @@
 """Players' phones through a club evening, at 390 px, in German and in English, on one server:
 
-- a player's own page left open from before the seating to after the round closes: the check-in
-  button, then the seat link, then the table's result, then "the round is over", each without a
-  reload;
-- a draft at an event table with bots at every level: a strong bot in one seat from the start, a
-  bot taking a person's seat while that person's phone is open (easy), giving it back (the phone
-  offers its hand again), and taking it once more (normal); the connection drops before the last
-  reveal and the game still ends on the phone with nothing left saying "Reconnecting";
-- the live overview of the finished table and the public page with seats and places apart;
+- a player's own page left open from before the seating to after the round closes, at a draft
+  (German: the check-in button, the seat link, the table's result, "the round is over") and at a
+  paper table (English: the report form, a typed-in form kept while a neighbour reports, the
+  confirmation, "the round is over; the next is being seated"), each step without a reload;
+- a draft round on the devices with bots at every level: a table where a person plays against an
+  easy and a normal bot to the end, and a table with a strong bot where a bot takes a person's seat
+  while that person's phone is open (easy), gives it back (the phone offers its hand again) and
+  takes it once more (normal); the connection drops before the last reveal and the game still
+  ends on the phone with nothing left saying "Reconnecting";
+- the live overview of the finished tables and the public page with seats and places apart;
 - a practice draft against an easy and a normal bot played to the end at a fast pace (the strong
   bot's, at a person's pace, is ``test_live_bots_finish.py``), and solo moves where Q's placement
   is said in words and marked.
 
 Every screen is checked for a page wider than the phone, tap targets under 44 px and species
-codes under 12 px; the screenshots of each state go to ``screenshots/`` (named ``80-…``)."""
+codes under 12 px; the screenshots of each state go to ``screenshots/`` (named ``8…``/``9…``)."""
 
 from __future__ import annotations
 
@@ -39,6 +41,8 @@ from organizer.core.db import make_engine, upgrade_database
 from organizer.core.models import Event, Player, Round
 from organizer.events import service as events
 from organizer.live import tables as live_tables
+from organizer.public import self_report
+from organizer.rounds import results
 from organizer.rounds import service as rounds
 from tests.system.browser.conftest import PHONE, no_js_errors, shot
 from tests.system.browser.support import SMALL_TARGETS
@@ -54,7 +58,9 @@ PAGE_POLL_MS = 25_000
 STALL_SECONDS = 10
 #: the species code on the smallest card must read at 12 px or more
 CODE_PX = 12
-NAMES = ["Ada Moss", "Bram Oakley", "Cleo Birch"]
+NAMES = ["Ada Moss", "Bram Oakley", "Cleo Birch", "Dev Patel", "Esme Rowan", "Finn Alder"]
+PAPER_NAMES = ["Gia Laurel", "Hugo Thorn", "Ines Maple", "Jon Hazel", "Kira Linden", "Léa Ashby", "Milo Reed",
+               "Nora Vale"]
 PASSWORD = "correct horse battery"
 
 SMALL_CODES = """(least) => [...document.querySelectorAll('.cell.planted .code, .card-face .code, .species-code')]
@@ -76,11 +82,14 @@ class Evening:
     event_id: int
     public_code: str
     tokens: dict[str, str]
+    #: an event of paper tables where players report, its round 1 proposed
+    paper_id: int
+    paper_tokens: dict[str, str]
 
 
 def _evening(path: Path) -> Evening:
-    """An event of two draft rounds at a table of 3 where players check themselves in: Ada has not
-    checked in yet (she does it from her phone), Bram and Cleo have; an organizer account."""
+    """A draft event at tables of 3 where players check themselves in (Ada has not yet: she does
+    it from her phone; the others have), a paper event where players report, and an organizer."""
     url = f"sqlite:///{path}"
     engine = make_engine(url)
     upgrade_database(engine)
@@ -95,9 +104,18 @@ def _evening(path: Path) -> Evening:
         assert event.id is not None
         players = [Player(event_id=event.id, name=name, name_key=name.casefold(), checked_in=index > 0)
                    for index, name in enumerate(NAMES)]
-        db.add_all(players)
+        paper = events.create_event(db, events.EventInput(name="Riverside Paper Night", date=date(2026, 4, 18)),
+                                    None, "test")
+        paper.self_report = "players"
+        db.add(paper)
+        assert paper.id is not None
+        on_paper = [Player(event_id=paper.id, name=name, name_key=name.casefold(), checked_in=True)
+                    for name in PAPER_NAMES]
+        db.add_all(players + on_paper)
         db.commit()
-        evening = Evening(url, path, event.id, str(event.public_code), {p.name: p.token for p in players})
+        rounds.propose_round(db, paper, "Tess", seed=3)
+        evening = Evening(url, path, event.id, str(event.public_code), {p.name: p.token for p in players},
+                          paper.id, {p.name: p.token for p in on_paper})
     engine.dispose()
     return evening
 
@@ -111,32 +129,36 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerPro
         yield process, evening
 
 
-def _organizer(evening: Evening, change: Callable[[Session, Event, Round | None], None]) -> None:
+def _organizer(evening: Evening, change: Callable[[Session, Event, Round | None], None],
+               event_id: int | None = None) -> None:
     """What the organizer does on their screens, through the same services."""
     engine = make_engine(evening.database_url)
     with Session(engine, expire_on_commit=False) as db:
-        event = db.get(Event, evening.event_id)
-        assert event is not None
-        change(db, event, rounds.current_round(db, evening.event_id))
+        event = db.get(Event, event_id or evening.event_id)
+        assert event is not None and event.id is not None
+        change(db, event, rounds.current_round(db, event.id))
     engine.dispose()
 
 
-def _seat_tokens(evening: Evening) -> tuple[LiveTable, dict[str, str]]:
+def _live_tables(evening: Evening) -> list[LiveTable]:
+    """The current round's tables, each with its seats' tokens and players' names."""
     engine = make_engine(evening.database_url)
     with Session(engine) as db:
         rnd = rounds.current_round(db, evening.event_id)
         assert rnd is not None and rnd.id is not None
-        view = rounds.tables_of(db, rnd.id)[0]
-        assert view.table.id is not None
-        names = [s.player.name if s.player else "" for s in view.seats]
-        table = LiveTable(evening.database, view.table.id, [s.seat.token for s in view.seats], names)
-        seats = {name: s.seat.token for name, s in zip(names, view.seats, strict=True)}
+        found = []
+        for view in rounds.tables_of(db, rnd.id):
+            assert view.table.id is not None
+            found.append(LiveTable(evening.database, view.table.id, [s.seat.token for s in view.seats],
+                                   [s.player.name if s.player else "" for s in view.seats]))
     engine.dispose()
-    return table, seats
+    return found
 
 
-def _position(table: LiveTable, name: str) -> int:
-    return table.names.index(name)
+def _bot(evening: Evening, table: int, position: int, bot: bool, level: str | None = None) -> None:
+    """The organizer seats a bot at ``level`` in a seat, or gives the seat back (the overview's buttons)."""
+    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
+        db, event, rnd, table, position, bot, "Tess", level))  # type: ignore[arg-type]
 
 
 def german(page: Page) -> Page:
@@ -234,16 +256,31 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
         live_tables.start_round(db, event, rnd)  # what the publishing POST does
 
     _organizer(evening, seat_round)
-    table, seats = _seat_tokens(evening)
-    # Cleo's seat goes to a strong bot at once (she left); Bram plays on his phone for now
-    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
-        db, event, rnd, 1, _position(table, "Cleo Birch"), True, "Tess", "strong"))  # type: ignore[arg-type]
+    tables = _live_tables(evening)
+    mine_at = next(number for number, t in enumerate(tables, 1) if "Ada Moss" in t.names)
+    table, other = tables[mine_at - 1], tables[2 - mine_at]
+    # at Ada's table one neighbour left: a strong bot plays that seat; the other plays on a phone
+    neighbour, left = (name for name in table.names if name != "Ada Moss")
+    _bot(evening, mine_at, table.names.index(left), True, "strong")
+    # at the other table one person plays against an easy and a normal bot, to the end
+    person = other.names[0]
+    _bot(evening, 3 - mine_at, 1, True, "easy")
+    _bot(evening, 3 - mine_at, 2, True, "normal")
+    alone = german(new_device(PHONE))
+    alone.goto(f"{base}/play/{other.tokens[0]}")
+    alone_loads = navigations(alone)
+    assert play(alone) >= 6
+    expect(alone.locator("#live .status.done")).to_be_visible()
+    checked(alone, "82-event-table-easy-normal-final")
+    assert not alone_loads, f"{person}'s phone reloaded: {alone_loads}"
+    no_js_errors(alone)
 
-    # Ada's seat, in a second tab of her phone; Bram's seat on his phone
+    # Ada's seat, in a second tab of her phone; her neighbour's seat on his or her phone
+    seats = dict(zip(table.names, table.tokens, strict=True))
     ada = german(mine.context.new_page())
     ada.goto(f"{base}/play/{seats['Ada Moss']}")
     bram = german(new_device(PHONE))
-    bram.goto(f"{base}/play/{seats['Bram Oakley']}")
+    bram.goto(f"{base}/play/{seats[neighbour]}")
     bram_loads = navigations(bram)
     assert play(ada, picks=1) == 1
     assert play(bram, picks=1) == 1
@@ -259,19 +296,17 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     expect(mine.get_by_text(de("You start the game."))).to_have_count(0)
     checked(mine, "81-player-page-seated-draft")
 
-    # a bot takes Bram's seat while his phone is open: within a poll it says so and offers no card
-    bram_position = _position(table, "Bram Oakley")
-    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
-        db, event, rnd, 1, bram_position, True, "Tess", "easy"))  # type: ignore[arg-type]
+    # a bot takes the neighbour's seat while the phone is open: within a poll it says so and offers no card
+    bram_position = table.names.index(neighbour)
+    _bot(evening, mine_at, bram_position, True, "easy")
     taken = de("A bot plays this seat now; the organizer can give it back to you.")
     expect(bram.get_by_text(taken)).to_be_visible(timeout=5_000)
     expect(bram.locator("#live .hand input[name=card]:not([disabled])")).to_have_count(0)
     checked(bram, "83-seat-taken-by-a-bot")
-    assert play(ada, picks=2) == 2  # the easy bot picks for Bram meanwhile
+    assert play(ada, picks=2) == 2  # the easy bot picks for the neighbour meanwhile
 
-    # the seat given back: the phone offers Bram's hand again, without a reload
-    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
-        db, event, rnd, 1, bram_position, False, "Tess"))  # type: ignore[arg-type]
+    # the seat given back: the phone offers the hand again, without a reload
+    _bot(evening, mine_at, bram_position, False)
     expect(bram.get_by_text(taken)).to_have_count(0, timeout=5_000)
     expect(bram.locator("#live .hand input[name=card]:not([disabled])").first).to_be_visible(timeout=5_000)
     checked(bram, "84-seat-given-back")
@@ -280,11 +315,10 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     cells = bram.locator("#live button.cell-button")
     (cells.first if cells.count() else bram.locator("#live button[name=cell][value=discard]")).click()
     bram.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'")
-    assert not bram_loads, f"Bram's phone reloaded: {bram_loads}"
+    assert not bram_loads, f"{neighbour}'s phone reloaded: {bram_loads}"
 
     # and taken again, by a normal bot, for the rest of the game
-    _organizer(evening, lambda db, event, rnd: live_tables.seat_bot(
-        db, event, rnd, 1, bram_position, True, "Tess", "normal"))  # type: ignore[arg-type]
+    _bot(evening, mine_at, bram_position, True, "normal")
     play(ada, until=lambda: last_pick_next(table))
     assert not over(ada), "the game ended before its last pick"
 
@@ -312,7 +346,8 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     room.locator("main form button[type=submit]").first.click()
     room.wait_for_url(lambda url: "/sign-in" not in url)
     room.goto(f"{base}/events/{evening.event_id}/rounds/1/live")
-    expect(room.get_by_role("link", name="Replay Table 1")).to_be_visible()
+    for number in (1, 2):
+        expect(room.get_by_role("link", name=f"Replay Table {number}")).to_be_visible()
     checked(room, "88-overview-finished-table")
     organizer.close()
 
@@ -325,7 +360,7 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     public = german(new_device(PHONE))
     public.goto(f"{base}/e/{evening.public_code}")
     card = public.locator("#public-tables li.card").first
-    expect(card.locator(".seat-number").first).to_have_text(de("Seat %(number)d", number=1))
+    expect(card.locator(".seat-number")).to_have_text([de("Seat %(number)d", number=n) for n in (1, 2, 3)])
     expect(card.locator(".place")).to_have_count(3)
     checked(public, "90-public-page-seats-and-places")
     no_js_errors(public)
@@ -336,6 +371,89 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     assert not loads, f"Ada's page reloaded: {loads}"
     for phone in (mine, bram):
         no_js_errors(phone)
+
+
+# -- a paper table ---------------------------------------------------------------------------
+
+def _neighbour_reports(evening: Evening, token: str) -> None:
+    """Another player at the table of the player with ``token`` reports the result."""
+    engine = make_engine(evening.database_url)
+    with Session(engine, expire_on_commit=False) as db:
+        me = self_report.player_by_token(db, token)
+        assert me is not None
+        page = self_report.player_page(db, me)
+        assert page.view is not None and page.round is not None
+        other = next(s.player for s in page.view.seats if s.player is not None and s.player.id != me.id)
+        assert other is not None
+        form = {"mode": "totals"}
+        for seated, points in zip(page.view.seats, (40, 30, 20, 10), strict=False):
+            form[f"points_{seated.seat.id}"], form[f"species_{seated.seat.id}"] = str(points), "4"
+        self_report.report(db, other, page.round.number, page.view.table.number, form, 0)
+    engine.dispose()
+
+
+def _results_confirmed_and_next_round(db: Session, event: Event, rnd: Round | None) -> None:
+    """The organizer enters what is missing, confirms every table, closes the round and seats the next."""
+    assert rnd is not None and rnd.id is not None
+    for view in rounds.tables_of(db, rnd.id):
+        result = view.result
+        if result is None:
+            entries = [results.SeatEntry(s.seat.player_id, 30 - index, 4)  # type: ignore[arg-type]
+                       for index, s in enumerate(view.seats)]
+            result = results.save_result(db, event, rnd, view, results.Submission("totals", entries), 0, "Tess")
+        if result.status != "confirmed":
+            results.confirm_by_organizer(db, event, view, result, result.version, None, "Tess")
+    rounds.close_round(db, event, rnd, "Tess")
+    rounds.propose_round(db, event, "Tess", seed=5)
+
+
+def test_a_player_s_page_at_a_paper_table_shows_the_right_form_at_every_step(
+        server: tuple[ServerProcess, Evening], new_device: Any) -> None:
+    process, evening = server
+    token = evening.paper_tokens[PAPER_NAMES[0]]
+    page = new_device(PHONE)
+    page.goto(f"{process.url}/p/{token}")
+    loads = navigations(page)
+    expect(page.get_by_text("You are not seated in round 1 yet.")).to_be_visible()
+    checked(page, "93-paper-page-before-the-seating")
+
+    # published while the page is open: the table and the report form come together
+    _organizer(evening, lambda db, event, rnd: rounds.publish_round(db, event, rnd, "Tess"),  # type: ignore[arg-type]
+               evening.paper_id)
+    form = page.locator("#player-status #player-report")
+    expect(form).to_be_visible(timeout=PAGE_POLL_MS)
+    expect(page.get_by_text("after the game, report the result below.")).to_be_visible()
+    checked(page, "94-paper-page-report-form")
+
+    # the player starts typing the result; a neighbour's report meanwhile waits for them
+    points = form.locator("input[name^=points_]").first
+    points.fill("17")
+    page.locator("h1").click()  # the field loses the focus, and still holds what was typed
+    _neighbour_reports(evening, token)
+    with page.expect_response(lambda r: "/changed" in r.url and r.status == 200, timeout=PAGE_POLL_MS):
+        pass  # the refresh that brings the neighbour's result arrives, and waits
+    page.wait_for_timeout(300)
+    expect(points).to_have_value("17")
+    expect(page.get_by_role("button", name="I agree")).to_have_count(0)
+
+    # nothing unsent any more: the next refresh brings the result to confirm
+    points.fill("")
+    page.locator("h1").click()
+    agree = page.get_by_role("button", name="I agree")
+    expect(agree).to_be_visible(timeout=PAGE_POLL_MS)
+    expect(page.get_by_text("check the result below and confirm it.")).to_be_visible()
+    checked(page, "95-paper-page-confirm")
+    agree.click()
+    expect(page.get_by_text("wait until the result is confirmed.")).to_be_visible()
+
+    # the organizer confirms, closes the round and seats the next: the page says what is true
+    _organizer(evening, _results_confirmed_and_next_round, evening.paper_id)
+    expect(page.get_by_text("Round 1 is over; round 2 is being seated.")).to_be_visible(timeout=PAGE_POLL_MS)
+    expect(page.locator("#player-report")).to_have_count(0)
+    expect(page.get_by_role("button", name="I agree")).to_have_count(0)
+    checked(page, "96-paper-page-round-over")
+    assert not loads, f"the player's page reloaded: {loads}"
+    no_js_errors(page)
 
 
 # -- practice ----------------------------------------------------------------------------------
