@@ -442,6 +442,7 @@ def test_a_player_s_page_at_a_paper_table_shows_the_right_form_at_every_step(
     agree = page.get_by_role("button", name="I agree")
     expect(agree).to_be_visible(timeout=PAGE_POLL_MS)
     expect(page.get_by_text("check the result below and confirm it.")).to_be_visible()
+    expect(form.locator("input[name^=points_]").first).to_have_value("40")  # a correction starts from the figures
     checked(page, "95-paper-page-confirm")
     agree.click()
     expect(page.get_by_text("wait until the result is confirmed.")).to_be_visible()
