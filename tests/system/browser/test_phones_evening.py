@@ -45,7 +45,7 @@ from organizer.public import self_report
 from organizer.rounds import results
 from organizer.rounds import service as rounds
 from tests.system.browser.conftest import PHONE, no_js_errors, shot
-from tests.system.browser.support import SMALL_TARGETS
+from tests.system.browser.support import CODE_PX, SMALL_CODES, SMALL_TARGETS
 from tests.system.faults.harness import ServerProcess
 from tests.system.faults.live_harness import LiveTable, true_state
 
@@ -56,18 +56,10 @@ GERMAN = Translations.load(str(Path(organizer.__file__).parent / "core" / "trans
 PAGE_POLL_MS = 25_000
 #: the longest a seat may wait for bots before its next choice comes by itself
 STALL_SECONDS = 10
-#: the species code on the smallest card must read at 12 px or more
-CODE_PX = 12
 NAMES = ["Ada Moss", "Bram Oakley", "Cleo Birch", "Dev Patel", "Esme Rowan", "Finn Alder"]
 PAPER_NAMES = ["Gia Laurel", "Hugo Thorn", "Ines Maple", "Jon Hazel", "Kira Linden", "Léa Ashby", "Milo Reed",
                "Nora Vale"]
 PASSWORD = "correct horse battery"
-
-SMALL_CODES = """(least) => [...document.querySelectorAll('.cell.planted .code, .card-face .code, .species-code')]
-  .filter(e => e.checkVisibility())
-  .map(e => [e.textContent.trim(), parseFloat(getComputedStyle(e).fontSize)])
-  .filter(([code, size]) => size < least).map(([code, size]) => `${code} at ${size} px`)"""
-
 
 def de(text: str, **values: Any) -> str:
     """``text`` as the German catalog says it."""
@@ -496,16 +488,27 @@ def test_solo_q_s_placement_is_said_in_words_and_marked(server: tuple[ServerProc
     page = german(new_device(PHONE))
     _practice(page, process.url, "solo", "", {})
     live = page.locator("#live")
+    raised = 0
     for gift in range(3):
         for _draw in range(2):
             version = live.get_attribute("data-version")
             live.locator(".sources button.source").first.click()
             page.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'")
         pick(page)  # plant a card in the player's own arboretum
+        # a card of a species Q has already: Q's rule puts it where it raises that path
+        q_codes = set(live.locator(".arb").nth(1).locator(".cell.planted .code").all_inner_texts())
+        gifts = live.locator("button[name=action][value^=give]")
+        matching = [g for g in gifts.all() if g.locator(".code").inner_text() in q_codes]
         version = live.get_attribute("data-version")
-        live.locator(".gifts button, button[name=action][value^=give]").first.click()
+        (matching[0] if matching else gifts.first).click()
         page.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{version}'")
         note = live.locator(".q-note").inner_text()
+        raised += bool(matching)
+        if matching:  # "…, raising Q's Cassia path to 2 cards (2 points)."
+            raising = GERMAN.gettext("Q planted %(card)s (★) next to %(cards)s, raising Q's %(paths)s.")
+            cards = GERMAN.gettext("%(species)s path to %(num)d cards (%(points)d points)")
+            assert raising.split("%(cards)s")[1].split("%(paths)s")[0] in note, note
+            assert cards.split("%(num)d")[1].split("(")[0] in note, note
         assert note.startswith("Q hat ") and "(★)" in note, note
         assert not re.search(r"-?\d+, -?\d+", note), f"coordinates in Q's note: {note}"
         q_grid = live.locator(".arb").nth(1)
@@ -514,4 +517,5 @@ def test_solo_q_s_placement_is_said_in_words_and_marked(server: tuple[ServerProc
         if gift == 0:
             assert note.endswith(de("Q planted %(card)s (★): Q's first card.", card="").split("(★)")[1])
         checked(page, f"92-solo-q-placed-{gift + 1}")
+    assert raised, "no gift raised one of Q's paths"
     no_js_errors(page)
