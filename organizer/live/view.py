@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Card, SeatView, TableScore
+from engine import Arboretum, Card, SeatView, TableScore
+from engine.placement import describe_placement
 from engine.views import DraftView, Phase, Planted, PublicMove, QPlacement, QReason, TurnView, outcome_json
 from organizer.core.translate import N_, _, ngettext, species_name
 
@@ -136,8 +137,10 @@ class Screen:
     #: solo, Q placing by its rule: the cards the viewer may give Q (Q chooses the cell)
     gifts: list[CardFace] = field(default_factory=list)
     #: solo, Q placing by its rule: where Q put the last card and why, in the reader's words
-    #: ("Q put Oak 3 at 1, 0: it raises Q's best Oak path to 5.")
+    #: ("Q planted Oak 3 (★) next to Oak 4, raising Q's Oak path to 3 cards (5 points).")
     q_note: str = ""
+    #: solo, Q placing by its rule: the cell of the card Q placed last (marked ★ in Q's arboretum)
+    q_cell: Cell | None = None
     #: what the current step asks of the viewer, in one translated sentence ("" when nothing)
     step: str = ""
     #: the last few moves, oldest first (see :func:`recent_moves`)
@@ -201,6 +204,8 @@ def build_screen(view: SeatView, path_species: str = "", may_act: bool = True) -
     elif view.turns is not None:
         if _turn_screen(screen, view, view.turns):
             target = 1  # solo: the card goes into Q's arboretum
+        if screen.q_cell is not None:
+            fresh_cells = {1: screen.q_cell}
     if not may_act:
         screen.place_verb, screen.draft_discard, screen.step, screen.my_turn = "", False, "", False
         screen.sources, screen.discards, screen.gifts = [], [], []
@@ -269,7 +274,11 @@ def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
         elif phase is Phase.GIVE:
             screen.place_verb = "give"
             into_q = True
-    screen.q_note = "" if turns.q_placement is None else q_placement_words(turns.q_placement)
+    if turns.q_placement is not None and len(view.seats) > 1:
+        q_cards = view.seats[1].arboretum
+        if any(p.cell == turns.q_placement.cell for p in q_cards):
+            screen.q_note = q_placement_words(turns.q_placement, Arboretum.from_cells((p.cell, p.card) for p in q_cards))
+            screen.q_cell = turns.q_placement.cell
     if view.mode == "solo":
         pile = turns.piles[0] if turns.piles else None
         top = pile.top if pile else None
@@ -294,23 +303,25 @@ def _turn_screen(screen: Screen, view: SeatView, turns: TurnView) -> bool:
     return into_q
 
 
-def q_placement_words(placement: QPlacement) -> str:
-    """Where Q put a card by its rule and why, in a sentence of the reader's language."""
+def q_placement_words(placement: QPlacement, q_arboretum: Arboretum) -> str:
+    """Where Q put a card by its rule and why, in a sentence of the reader's language: by the
+    cards it lies next to and the paths it raises (the screen shows no coordinates; the card is
+    marked ★ in Q's arboretum)."""
     card = f"{species_name(placement.card.species)} {placement.card.value}"
-    x, y = placement.cell
     if placement.reason is QReason.FIRST:
-        return _("Q put %(card)s at %(x)d, %(y)d: Q's first card.", card=card, x=x, y=y)
+        return _("Q planted %(card)s (★): Q's first card.", card=card)
+    placed = describe_placement(q_arboretum, placement.cell, [species for species, _points in placement.raised])
+    beside = ", ".join(f"{species_name(c.species)} {c.value}" for c in placed.neighbours)
     if placement.reason is QReason.NO_GAIN:
-        return _("Q put %(card)s at %(x)d, %(y)d: no cell adds to Q's paths, so the first free cell (top row, "
-                 "then left).", card=card, x=x, y=y)
-    if len(placement.raised) == 1:
-        species, points = placement.raised[0]
-        return _("Q put %(card)s at %(x)d, %(y)d: it raises Q's best %(species)s path to %(points)d.", card=card,
-                 x=x, y=y, species=species_name(species), points=points)
-    paths = ", ".join(_("%(species)s to %(points)d", species=species_name(species), points=points)
-                      for species, points in placement.raised)
-    return _("Q put %(card)s at %(x)d, %(y)d: it raises Q's best paths: %(paths)s.", card=card, x=x, y=y,
-             paths=paths)
+        return _("Q planted %(card)s (★) next to %(cards)s: no spot raises Q's paths, so Q took the first free "
+                 "spot (top row first, then from the left).", card=card, cards=beside)
+    raised = [_("%(species)s path to %(num)d cards (%(points)d points)", species=species_name(path.species),
+                num=path.cards, points=path.points) for path in placed.paths]
+    if not raised:  # a path the rule counts that the finder ties with another: say the points
+        raised = [_("%(species)s path to %(points)d points", species=species_name(species), points=points)
+                  for species, points in placement.raised]
+    return _("Q planted %(card)s (★) next to %(cards)s, raising Q's %(paths)s.", card=card, cards=beside,
+             paths=", ".join(raised))
 
 
 def _source_words(view: SeatView, source: int | str) -> str:

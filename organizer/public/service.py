@@ -110,6 +110,10 @@ class PublicSeat:
     dropped: bool = False
     #: a bot's seat (its name is "bot")
     bot: bool = False
+    #: the seat at the table, counted from 1 (an order of play, never a placing)
+    number: int = 0
+    #: the place at the table by points (1 = most), shared by equal points; None without figures
+    place: int | None = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,14 @@ def _places(seats: list[dict[str, Any]] | None, status: str | None) -> dict[int,
             for s in seats if s.get("player_id") is not None}
 
 
+def _seat_places(seats: list[dict[str, Any]] | None, status: str | None) -> list[tuple[int | None, int | None]]:
+    """(points, place at the table) seat by seat, bots included; nothing for a disputed result."""
+    if not seats or status == ResultStatus.DISPUTED:
+        return []
+    points = [int(s.get("points", 0)) for s in seats]
+    return [(mine, 1 + sum(p > mine for p in points)) for mine in points]
+
+
 def public_tables(session: Session, round_id: int, search: str = "") -> list[PublicTable]:
     """The round's tables as the page shows them (only those with a player whose name holds
     ``search``), read as columns: model objects for every table, seat and player of a big round
@@ -191,14 +203,15 @@ def public_tables(session: Session, round_id: int, search: str = "") -> list[Pub
         .where(col(GameTable.round_id) == round_id)
         .order_by(col(GameTable.number), col(Seat.position))
     ).all()
-    tables: dict[int, tuple[int, bool, dict[int, tuple[int, int]], Any, list[PublicSeat], list[str]]] = {}
+    tables: dict[int, tuple[int, bool, list[tuple[int | None, int | None]], Any, list[PublicSeat], list[str]]] = {}
     for table_id, number, digital, player_id, name, name_key, dropped, seats, status in rows:
         if table_id not in tables:
-            tables[table_id] = (number, bool(digital), _places(seats, status), status, [], [])
+            tables[table_id] = (number, bool(digital), _seat_places(seats, status), status, [], [])
         _number, _digital, places, _status, seated, keys = tables[table_id]
-        points = places.get(player_id, (None, None))[0] if player_id is not None else None
+        index = len(seated)
+        points, place = places[index] if index < len(places) else (None, None)
         seated.append(PublicSeat(name if player_id is not None else "bot", player_id, points,
-                                 bool(player_id is not None and dropped), player_id is None))
+                                 bool(player_id is not None and dropped), player_id is None, index + 1, place))
         if player_id is not None:
             keys.append(name_key or "")
     return [PublicTable(number, digital, tuple(seated), "waiting" if status is None else str(status))

@@ -156,8 +156,9 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
                                "refresh": service.REFRESH_SECONDS}
     if page.view is not None and page.view.table.digital and page.seat_token:
         context["seat_url"] = public_url("live.seat", token=page.seat_token)
-    if page.view is not None and page.view.result is None and not form:
-        context["form"] = {}
+    if page.view is not None and page.view.result is not None and not form and page.may_report:
+        # a correction starts from the figures stored, as the organizer's form does
+        context["form"] = result_service.form_from_result(page.view)
     status_html = Markup(render_template("public/public_player_status.html", **context))
     context["status_html"] = status_html
     # the CSRF token of the report form (for a phone without JavaScript) is signed anew each time:

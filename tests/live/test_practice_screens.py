@@ -120,3 +120,33 @@ def test_the_replay_of_your_game_puts_your_result_first(sqlite_app: Flask, sqlit
     page = text_of(sqlite_app.test_client().get(f"/replay/practice/{row.token}").text)
     assert f"You: {outcome.players[0].total} points" in page  # type: ignore[attr-defined]
     assert "(you)" in page
+
+
+@pytest.mark.parametrize(("mode", "players", "bots"), [("solo", 1, ()), ("standard", 2, ("random",)),
+                                                       ("draft", 3, ("random", "random"))])
+def test_an_end_screen_says_the_game_is_over_once(sqlite_app: Flask, sqlite_session: Session, mode: str,
+                                                  players: int, bots: tuple[str, ...]) -> None:
+    row = finished_practice(sqlite_session, mode, players, bots, seed=8)
+    page = text_of(sqlite_app.test_client().get(f"/practice/{row.token}").text)
+    ends = page.count("The game is over.") + page.count("The draft is over.")
+    assert ends == 1, page
+
+
+def test_the_draft_s_points_say_why_a_player_without_the_right_scores_2(sqlite_app: Flask,
+                                                                        sqlite_session: Session) -> None:
+    for seed in range(3, 30):
+        row = finished_practice(sqlite_session, "draft", 3, ("random", "random"), seed=seed)
+        outcome = outcome_of(row)
+        flat = [(p.name, name) for p in outcome.players  # type: ignore[attr-defined]
+                for name, s in p.species.items() if not s.right and s.points == 2]
+        if flat:
+            break
+    else:
+        raise AssertionError("no draft gave flat points")
+    html = sqlite_app.test_client().get(f"/practice/{row.token}").text
+    assert html.count('class="flat"') == len(flat)
+    assert "no right to score it, but at least one path of it: in the draft that still scores 2 points, flat." in (
+        text_of(html))
+    standard = finished_practice(sqlite_session, "standard", 2, ("random",), seed=8)
+    page = sqlite_app.test_client().get(f"/practice/{standard.token}").text
+    assert 'class="flat"' not in page and "flat" not in text_of(page)

@@ -70,7 +70,7 @@ def test_the_gentler_variant_lets_the_player_place_q_s_cards(sqlite_app: Flask) 
     assert 'aria-label="Give to Q here (0, 0)"' in text and "Q places it itself" not in text
     state, end = play_to_the_end(sqlite_app, client, url, random.Random(8))
     assert state.mode == "solo" and state.game.q_places == "player" and "Final scores" in end
-    assert "Q put " not in end  # no rule placed anything: no note of where Q put a card
+    assert "Q planted " not in end  # no rule placed anything: no note of where Q put a card
 
 
 def test_the_standard_and_draft_forms_ignore_the_solo_choice(sqlite_app: Flask) -> None:

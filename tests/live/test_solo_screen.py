@@ -19,10 +19,15 @@ def test_the_solo_screen_offers_gifts_and_says_where_q_put_the_last_one() -> Non
         assert [c.text for c in screen.gifts] == [str(c) for c in state.view(0).hand or ()]
         assert screen.place_verb == "" and not any(cell.legal for g in screen.grids for row in g.rows for cell in row)
         state.apply_action(parse_action(f"give {screen.gifts[0].text}"))
-    note = build_screen(state.view(0)).q_note
+    screen = build_screen(state.view(0))
+    note = screen.q_note
     placement = state.view(None).turns.q_placement  # type: ignore[union-attr]
-    assert placement is not None and note == q_placement_words(placement)
-    assert note.startswith(f"Q put {placement.card} at {placement.cell[0]}, {placement.cell[1]}: ") and note.endswith(".")
+    assert placement is not None and note == q_placement_words(placement, state.arboretums[1])
+    assert note.startswith(f"Q planted {placement.card} (★) next to ") and note.endswith(".")
+    assert f"{placement.cell[0]}, {placement.cell[1]}" not in note  # the screen shows no coordinates
+    # the card Q placed is the one marked in Q's arboretum, and only that one
+    marked = [(cell.x, cell.y) for row in screen.grids[1].rows for cell in row if cell.fresh]
+    assert marked == [placement.cell] and not any(cell.fresh for row in screen.grids[0].rows for cell in row)
     gentle = Game("solo", 1, seed=3, q_places="player").new_initial_state()
     for action in (Draw(DECK), Draw(DECK)):
         gentle.apply_action(action)

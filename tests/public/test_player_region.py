@@ -77,3 +77,20 @@ def test_a_refused_report_keeps_what_was_typed(app: Flask, signed_in: FlaskClien
     assert refused.status_code == 422 and 'value="lots"' in refused.text
     assert 'data-unsent="true"' in refused.text
     assert 'data-unsent' not in phone.get(f"/p/{seated[0].token}").text
+
+
+def test_the_correction_form_starts_from_the_stored_figures(app: Flask, signed_in: FlaskClient, session: Session,
+                                                            event: Event) -> None:
+    from tests.public.support import seated_event
+
+    players = seated_event(signed_in, session, event)
+    set_players_side(signed_in, session, event, self_report="players")
+    view, seated = table_players(session, players, 1)
+    phone = app.test_client()
+    assert phone.post(f"/p/{seated[0].token}/report", data=report_form(view, [40, 30, 20, 10])).status_code == 200
+    for page in (phone.get(f"/p/{seated[1].token}").text,
+                 phone.get(poll_of(phone.get(f"/p/{seated[1].token}").text).split("?")[0], headers=HX).text):
+        correction = page.split("Correct the result of table 1")[1]
+        for seat, points in zip(view.seats, [40, 30, 20, 10], strict=True):
+            assert f'name="points_{seat.seat.id}" inputmode="numeric" class="short-number"' in correction
+            assert re.search(rf'name="points_{seat.seat.id}"[^>]*value="{points}"', correction), points

@@ -3,7 +3,8 @@
 - axe-core finds no serious or critical violation (contrast, labels, names, focus, colour-only links);
 - no page is wider than the screen;
 - every tap target is at least 44 x 44 px (WCAG 2.5.5; a link inside a sentence is exempt, as there);
-- no word is broken across two lines, and no text is cut off by its box.
+- no word is broken across two lines, and no text is cut off by its box;
+- no species code reads under 12 px (a card's code stands in for its colour).
 
 The pages are found by walking the app's routes with the demo event's ids (as the security suite
 does), so a new page is checked without anyone listing it here."""
