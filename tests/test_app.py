@@ -190,3 +190,16 @@ def test_sqlite_write_ahead_log_is_opt_in(tmp_path: Path) -> None:
         assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL: every commit durable
     plain.dispose()
     wal.dispose()
+
+
+def test_a_database_out_of_reach_at_start_stops_the_start_rather_than_make_a_key_of_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from tests.system.faults.harness import free_port
+
+    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(tmp_path / "instance"))
+    with pytest.raises(OperationalError):
+        create_app({"AUTO_MIGRATE": False,
+                    "DATABASE_URL": f"postgresql+psycopg://arboretum:secret@127.0.0.1:{free_port()}/organizer"})
+    assert not (tmp_path / "instance" / "secret_key").exists()

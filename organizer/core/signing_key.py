@@ -10,7 +10,7 @@ import os
 import secrets
 from pathlib import Path
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, inspect
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlmodel import Session
 
@@ -28,7 +28,8 @@ def installation_key(engine: Engine, instance: Path) -> str:
     """The installation's signing key: the database's, made on first use (from the instance
     folder's key file when there is one). Several servers starting at once agree on the first
     one stored. A database without the table (migrations turned off and not run) falls back to
-    the instance folder's file, which is then what the servers must share."""
+    the instance folder's file, which is then what the servers must share; a database out of
+    reach raises (servers left to make keys of their own would not accept each other's cookies)."""
     try:
         with Session(engine) as session:
             stored = session.get(InstallationSecret, NAME)
@@ -43,6 +44,8 @@ def installation_key(engine: Engine, instance: Path) -> str:
             assert stored is not None
             return stored.value
     except (OperationalError, ProgrammingError) as missing:
+        if inspect(engine).has_table(str(InstallationSecret.__tablename__)):
+            raise  # not a missing table: a database out of reach stops the start, as a migration would
         log.warning("The signing key is kept in the instance folder: the database has no place for it (%s). "
                     "Run flask --app organizer db-upgrade; until then servers sharing this database need the "
                     "same ORGANIZER_SECRET_KEY.", type(missing).__name__)
