@@ -17,16 +17,32 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from organizer import PROJECT_ROOT
 from organizer.core.db import make_engine
-from organizer.core.models import Player
+from organizer.core.models import GameTable, Player, Round
 from tests.system.faults.harness import Client, free_port, sign_in
-from tests.system.races.harness import DEMO_ACCOUNT, form_for, postgres_schema, prepare_database
+from tests.system.races.harness import (
+    DEMO_ACCOUNT,
+    DEMO_EVENT,
+    enter_fresh_result,
+    fetch_form,
+    form_for,
+    postgres_schema,
+    prepare_database,
+    result_of_table,
+    result_problems,
+    seat_ids_of,
+    server_errors,
+    simultaneously,
+    submit,
+    table_path,
+)
 
 pytestmark = [
     pytest.mark.system, pytest.mark.postgres,
@@ -37,7 +53,9 @@ pytestmark = [
 ]
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 VERSION = re.compile(r'data-version="(\d+)"')
-PRACTICE_PER_ADDRESS = 3
+PRACTICE_PER_ADDRESS = 2
+#: the last two players' confirmations sent together, one to each server, this many times
+CONFIRMATION_TRIALS = 2
 
 
 @dataclass
@@ -185,11 +203,11 @@ def test_a_rename_on_one_server_shows_at_once_on_the_public_page_of_the_other(se
 
 def test_the_sign_in_throttle_and_the_practice_limit_count_across_both_servers(servers: Servers) -> None:
     # the free failures (three) and the one that starts the wait, spread over A and B: the next
-    # try waits, whichever server it reaches
+    # try waits, whichever server it reaches (a name of its own: the other tests sign in as demo)
     for base in (servers.a, servers.b, servers.a, servers.b):
-        failed = sign_in(Client(base), DEMO_ACCOUNT[0], "wrong password")
+        failed = sign_in(Client(base), "Guesser", "wrong password")
         assert failed.status == 422, failed.status
-    throttled = sign_in(Client(servers.a), DEMO_ACCOUNT[0], "another wrong one")
+    throttled = sign_in(Client(servers.a), "Guesser", "another wrong one")
     assert throttled.status == 429 and throttled.headers["Retry-After"]
     # practice games per client address: A and B take turns, the limit holds for the pair
     statuses = [Client(base).post("/practice").status
@@ -237,3 +255,35 @@ def test_a_live_pick_on_one_server_shows_at_once_on_the_other(servers: Servers) 
     seen = phone.get(f"/play/{token}/changed?since={version}", headers={"HX-Request": "true"})
     assert seen.status == 200
     assert int(VERSION.search(seen.text).group(1)) > version  # type: ignore[union-attr]
+
+
+def test_the_last_two_confirmations_at_once_on_two_servers_confirm_the_result(servers: Servers) -> None:
+    """The demo's table 2 (a result waiting for confirmation): every seat but two confirms, then
+    the last two taps go at the same instant, one to A and one to B. The table's row lock is in
+    the database, so the result ends confirmed, once, as on one server."""
+    tablet_a, tablet_b = _signed_in(servers.a), _signed_in(servers.b)
+    path = table_path(DEMO_EVENT, 1, 2)
+    engine = make_engine(servers.database_url)
+    try:
+        with Session(engine) as session:
+            table_id = session.exec(select(GameTable.id).join(Round, Round.id == GameTable.round_id)  # type: ignore[arg-type]
+                                    .where(Round.event_id == DEMO_EVENT, Round.number == 1, GameTable.number == 2)).one()
+        for index in range(CONFIRMATION_TRIALS):
+            enter_fresh_result(tablet_a, path, index)
+            with Session(engine) as session:
+                seats = seat_ids_of(session, table_id)
+            for seat in seats[:-2]:
+                assert submit(tablet_b, fetch_form(tablet_b, path, "/confirm", seat=str(seat))).status in (200, 302, 303)
+            on_a, on_b = (fetch_form(tablet, path, "/confirm", seat=str(seat))
+                          for tablet, seat in zip((tablet_a, tablet_b), seats[-2:], strict=True))
+            replies = simultaneously(partial(submit, tablet_a, on_a), partial(submit, tablet_b, on_b))
+            problems = server_errors(replies, ["the tap on A", "the tap on B"])
+            with Session(engine) as session:
+                problems += result_problems(session, table_id)
+                result = result_of_table(session, table_id)
+                assert result is not None
+                if result.status != "confirmed":
+                    problems.append(f"the last taps answered {[r.status for r in replies]}; the result is {result.status}")
+            assert not problems, f"trial {index}: {problems}"
+    finally:
+        engine.dispose()
