@@ -2,20 +2,24 @@
 server (gunicorn), with its own load generator on loopback.
 
 Run: .venv/bin/python bench/bench_live.py [--tables 100] [--seconds 30] [--workers 3] [--threads 8]
-     [--database-url postgresql+psycopg://...] [--write]
+     [--database-url postgresql+psycopg://...] [--servers 2 --caddy] [--write]
 
 1. Sets up an event in a fresh database (SQLite in a temporary directory, or ``--database-url``,
    emptied first): 4 x ``--tables`` players, round 1 a draft at 4-player tables, published, the
    tables dealt.
-2. Starts ``gunicorn -w W -k gthread --threads T 'organizer:create_app()'`` on a loopback port.
+2. Starts ``gunicorn -w W -k gthread --threads T 'organizer:create_app()'`` on a loopback port;
+   with ``--servers N`` (PostgreSQL only) N such servers, each with its own instance folder and
+   port and no shared secret but the database; with ``--caddy`` Caddy in front of them on its own
+   port (round robin, health checks on ``/health``, as deploy/Caddyfile.domain), and every
+   request of the load goes through Caddy.
 3. Polling phase (``--seconds``): every seat keeps one HTTP/1.1 keep-alive connection and asks
    ``/play/<token>/changed?since=N`` once a second (start times spread over the first second),
    as the seat page's HTMX poll does; a 200 carries the new screen and its version. Meanwhile
    ``--pickers`` tables play picks through the seat forms (page, then the pick with its nonce,
    stamp and CSRF token), and for each pick round the time from the last seat's pick to the
    moment every seat's poll has shown the reveal is measured.
-4. Baseline phase: the same server's throughput on the trivial ``/healthz`` endpoint, closed loop
-   with 32 connections for 5 seconds, in the same run.
+4. Baseline phase: the same server's (or proxy's) throughput on the trivial ``/healthz``
+   endpoint, closed loop with 32 connections for 5 seconds, in the same run.
 
 Everything is bounded: the connection count, the phase lengths and a hard timeout per request.
 ``--write`` appends the figures to docs/performance.md ("Live tables")."""
@@ -394,6 +398,36 @@ def start_server(database_url: str, instance: Path, port: int, workers: int, thr
     raise SystemExit("gunicorn did not answer within 30 s")
 
 
+def start_caddy(upstreams: list[int], port: int, work: Path) -> subprocess.Popen[bytes]:
+    """Caddy on ``port`` in front of the servers on ``upstreams``: round robin, active health
+    checks on /health, no buffering (the reverse_proxy block of deploy/Caddyfile.domain)."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        raise SystemExit("--caddy needs Caddy (apt-get install caddy)")
+    dials = " ".join(f"127.0.0.1:{upstream}" for upstream in upstreams)
+    config = work / "Caddyfile"
+    config.write_text(f"{{\n\tadmin off\n\tauto_https off\n}}\n\n"
+                      f"http://127.0.0.1:{port} {{\n\tbind 127.0.0.1\n\treverse_proxy {dials} {{\n"
+                      "\t\tlb_policy round_robin\n\t\tlb_try_duration 5s\n\t\thealth_uri /health\n"
+                      "\t\thealth_interval 10s\n\t\tflush_interval -1\n\t}\n}\n")
+    log = (work / "caddy.log").open("wb")
+    proxy = subprocess.Popen([caddy, "run", "--config", str(config), "--adapter", "caddyfile"], cwd=work,
+                             env={**os.environ, "HOME": str(work), "XDG_DATA_HOME": str(work / "caddy-data"),
+                                  "XDG_CONFIG_HOME": str(work / "caddy-config")},
+                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proxy
+        except OSError:
+            if proxy.poll() is not None:
+                raise SystemExit("Caddy did not start:\n" + (work / "caddy.log").read_text()) from None
+            time.sleep(0.2)
+    os.killpg(proxy.pid, signal.SIGTERM)
+    raise SystemExit("Caddy did not answer within 30 s")
+
+
 def server_cpu_seconds(master: int) -> float:
     """CPU time used so far by the gunicorn master and its workers (Linux /proc)."""
     total = 0.0
@@ -420,10 +454,18 @@ def main() -> None:
     parser.add_argument("--pickers", type=int, default=20, help="tables that play picks during the run")
     parser.add_argument("--pick-rounds", type=int, default=5)
     parser.add_argument("--database-url", default="", help="PostgreSQL to use (emptied first!); default SQLite")
+    parser.add_argument("--servers", type=int, default=1, help="app servers on the one database (2+: PostgreSQL)")
+    parser.add_argument("--caddy", action="store_true", help="send the load through Caddy in front of the servers")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if not 1 <= args.tables <= 500 or not 5 <= args.seconds <= 300:
         parser.error("--tables 1..500 and --seconds 5..300 keep the run bounded")
+    if not 1 <= args.servers <= 4:
+        parser.error("--servers 1..4")
+    if args.servers > 1 and not args.database_url:
+        parser.error("--servers 2 or more share one database: give --database-url (PostgreSQL)")
+    if args.servers > 1 and not args.caddy:
+        parser.error("--servers 2 or more take the load through a proxy: add --caddy")
 
     work = Path(tempfile.mkdtemp(prefix="bench-live-"))
     instance = work / "instance"
@@ -434,30 +476,44 @@ def main() -> None:
     began = time.perf_counter()
     seats = set_up(database_url, instance, args.tables)
     print(f"set up {args.tables} tables ({len(seats)} seats) in {time.perf_counter() - began:.1f} s", flush=True)
-    port = free_port()
-    server = start_server(database_url, instance, port, args.workers, args.threads)
+    instances = [instance] + [work / f"instance-{number}" for number in range(2, args.servers + 1)]
+    for folder in instances[1:]:
+        folder.mkdir()
+    ports = [free_port() for _ in instances]
+    processes: list[subprocess.Popen[bytes]] = []
     try:
+        processes.extend(start_server(database_url, folder, port, args.workers, args.threads)
+                         for folder, port in zip(instances, ports, strict=True))
+        port = ports[0]
+        if args.caddy:
+            port = free_port()
+            processes.append(start_caddy(ports, port, work))
         bench = Bench(port, seats, args.seconds)
         load_before = os.getloadavg()[0]
         cpu_before = os.times()
-        server_before = server_cpu_seconds(server.pid)
+        server_before = sum(server_cpu_seconds(process.pid) for process in processes)
         asyncio.run(bench.run(args.pickers, args.pick_rounds))
-        server_cpu = server_cpu_seconds(server.pid) - server_before
+        server_cpu = sum(server_cpu_seconds(process.pid) for process in processes) - server_before
         cpu_after = os.times()
         base = asyncio.run(baseline(port, 5.0))
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
-        server_log = (instance / "gunicorn.log").read_text(errors="replace")
+        for process in processes:
+            os.killpg(process.pid, signal.SIGTERM)
+        for process in processes:
+            process.wait(timeout=20)
+        server_log = "".join((folder / "gunicorn.log").read_text(errors="replace") for folder in instances
+                             if (folder / "gunicorn.log").exists())
         shutil.rmtree(work, ignore_errors=True)
         if "Traceback" in server_log:
             print("server errors (first one):\n" + server_log[server_log.index("Traceback"):][:3000])
 
     polls = bench.polls
     generator_cpu = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
+    servers = f"{args.servers} servers, each " if args.servers > 1 else "server: "
+    proxy = "; the load through Caddy (round robin)" if args.caddy else ""
     lines = [
-        f"database: {'PostgreSQL' if args.database_url else 'SQLite'}; server: gunicorn -c python:organizer.live_gunicorn "
-        f"-w {args.workers} --threads {args.threads} (gthread, preloaded); "
+        f"database: {'PostgreSQL' if args.database_url else 'SQLite'}; {servers}gunicorn -c python:organizer.live_gunicorn "
+        f"-w {args.workers} --threads {args.threads} (gthread, preloaded){proxy}; "
         f"{args.tables} tables x 4 seats polling once a second for {args.seconds:.0f} s; "
         f"{args.pickers} tables picking meanwhile",
         f"polls: {len(polls.latencies)} answered ({len(polls.latencies) / args.seconds:.0f}/s), statuses {polls.statuses}, "
@@ -470,9 +526,10 @@ def main() -> None:
         f"last pick to every seat showing the reveal: {len(bench.reveal_times)} reveals, median "
         f"{statistics.median(bench.reveal_times) if bench.reveal_times else float('nan'):.2f} s, max "
         f"{max(bench.reveal_times, default=float('nan')):.2f} s",
-        f"trivial endpoint /healthz, 32 connections closed loop, same server: {len(base.latencies) / 5.0:.0f} req/s, "
+        f"trivial endpoint /healthz, 32 connections closed loop, same {'proxy' if args.caddy else 'server'}: "
+        f"{len(base.latencies) / 5.0:.0f} req/s, "
         f"p50 {percentile(base.latencies, .5) * 1000:.1f} ms, errors {len(base.errors)}",
-        f"server CPU {server_cpu:.1f} s over the polling phase (incl. warm-up), "
+        f"server{'s and proxy' if args.caddy else ''} CPU {server_cpu:.1f} s over the polling phase (incl. warm-up), "
         f"{server_cpu / max(1, len(polls.latencies) + len(bench.pick_requests.latencies)) * 1000:.2f} ms a request; "
         f"load generator CPU {generator_cpu:.1f} s; load average before {load_before:.1f}; "
         f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
@@ -486,7 +543,9 @@ def main() -> None:
         command = "bench/bench_live.py " + " ".join(a for a in sys.argv[1:] if a != "--write")
         command = re.sub(r"--database-url \S+", "--database-url postgresql+psycopg://…", command)
         with (ROOT / "docs" / "performance.md").open("a") as out:
-            out.write(f"\n## Live tables on {database}, {args.pickers} tables picking (bench/bench_live.py)\n\n"
+            where = f", {args.servers} servers behind Caddy" if args.caddy and args.servers > 1 else (
+                ", behind Caddy" if args.caddy else "")
+            out.write(f"\n## Live tables on {database}{where}, {args.pickers} tables picking (bench/bench_live.py)\n\n"
                       f"`.venv/bin/python {command}` "
                       f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). Latency is measured by the load "
                       "generator from sending a request to the last byte of its answer, on one keep-alive "

@@ -10,7 +10,6 @@ Importing every feature's views imports every feature package, and with them the
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from organizer.accounts import views as accounts
 from organizer.club import public_views as club_public
 from organizer.club import seasons_views as seasons
 from organizer.club import views as club
-from organizer.core import db, i18n, security, templating
+from organizer.core import db, i18n, security, signing_key, templating
 from organizer.core import error_pages as errors
 from organizer.core.extensions import csrf, htmx
 from organizer.core.public_address import parse_base_url
@@ -118,12 +117,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["HTTPS"]:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
-
     csrf.init_app(app)
     htmx.init_app(app)
     db.init_app(app)
+    if not app.config.get("SECRET_KEY"):  # one key for every server sharing the database
+        app.config["SECRET_KEY"] = signing_key.installation_key(app.extensions["db_engine"], Path(app.instance_path))
     security.init_app(app)
     errors.init_app(app)
     templating.init_app(app)
@@ -135,20 +133,3 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     live_pages.register_template_globals(app)
     cli.init_app(app)
     return app
-
-
-def _instance_secret_key(instance: Path) -> str:
-    """The key that signs sessions: made once per installation and kept out of git
-    (``instance/`` is ignored), so restarts keep everyone signed in."""
-    key_file = instance / "secret_key"
-    if key_file.exists():
-        return key_file.read_text().strip()
-    key = secrets.token_hex(32)
-    # O_EXCL: when several workers start at once, the first one's key wins for all.
-    try:
-        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return key_file.read_text().strip()
-    with os.fdopen(fd, "w") as handle:
-        handle.write(key + "\n")
-    return key

@@ -330,7 +330,7 @@ def venue_command(port: int, address: str | None, behind_proxy: bool, base_url: 
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def backup_command(file: Path) -> None:
     """Back the database up into FILE while the organizer runs (SQLite: a consistent online
-    copy; PostgreSQL: pg_dump). Keep instance/secret_key with it."""
+    copy; PostgreSQL: pg_dump). The signing key is in the database: a restore signs nobody out."""
     from organizer.venue import backup
 
     try:

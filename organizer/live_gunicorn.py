@@ -50,11 +50,14 @@ def _proxy_fix_on() -> bool:
 
 def on_starting(server: Any) -> None:
     """Behind a proxy the server must be reachable only through it: trusting X-Forwarded-For on a
-    port anyone can reach would let any client name its own address."""
+    port anyone can reach would let any client name its own address. A server on another machine
+    than its proxy (several servers behind one Caddy) names the proxy in ORGANIZER_PROXY_ADDRESSES:
+    then only requests from there have their forwarded headers believed, whoever else connects."""
     unsafe = unsafe_binds(server.cfg.bind)
-    if _proxy_fix_on() and unsafe:
+    if _proxy_fix_on() and unsafe and not os.environ.get("ORGANIZER_PROXY_ADDRESSES", "").strip():
         raise SystemExit(f"ORGANIZER_PROXY_FIX=1 but gunicorn listens on {', '.join(unsafe)}, which others can "
-                         "reach directly: bind to 127.0.0.1 or a unix socket behind the proxy (docs/deployment.md).")
+                         "reach directly: bind to 127.0.0.1 or a unix socket behind the proxy, or name the proxy's "
+                         "address in ORGANIZER_PROXY_ADDRESSES when it runs on another machine (docs/deployment.md).")
 
 
 def post_fork(server: Any, worker: Any) -> None:

@@ -17,17 +17,39 @@ from organizer.core.pages import render_page
 from tests.fixtures.organizer import HX, PASSWORD, make_app
 
 
-def test_secret_key_is_generated_once_into_the_instance_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(tmp_path / "instance"))
+def test_the_secret_key_is_made_once_and_kept_in_the_database_for_every_server(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(tmp_path / "server-a"))
+    first = create_app()
+    assert len(first.config["SECRET_KEY"]) == 64
+    assert not (tmp_path / "server-a" / "secret_key").exists()
+    assert create_app().config["SECRET_KEY"] == first.config["SECRET_KEY"]  # a restart signs nobody out
+    # another server with its own instance folder, on the same database: the same key
+    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(tmp_path / "server-b"))
+    assert create_app().config["SECRET_KEY"] == first.config["SECRET_KEY"]
+
+
+def test_an_instance_folders_key_becomes_the_databases_so_nobody_is_signed_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = "k" * 64
+    (tmp_path / "instance").mkdir()
+    (tmp_path / "instance" / "secret_key").write_text(kept + "\n")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(tmp_path / "instance"))
+    assert create_app().config["SECRET_KEY"] == kept
+    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(tmp_path / "other"))
+    assert create_app().config["SECRET_KEY"] == kept
+
+
+def test_without_migrations_the_key_is_kept_in_the_instance_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.setenv("ORGANIZER_AUTO_MIGRATE", "0")
     first = create_app()
     key_file = tmp_path / "instance" / "secret_key"
-    assert key_file.exists()
     assert oct(key_file.stat().st_mode & 0o777) == "0o600"
-    assert len(first.config["SECRET_KEY"]) == 64
-    second = create_app()
-    assert second.config["SECRET_KEY"] == first.config["SECRET_KEY"]
-    assert second.config["DATABASE_URL"].endswith("db.sqlite3")
+    assert key_file.read_text().strip() == first.config["SECRET_KEY"] == create_app().config["SECRET_KEY"]
 
 
 def test_default_database_is_sqlite_in_the_instance_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -168,3 +190,16 @@ def test_sqlite_write_ahead_log_is_opt_in(tmp_path: Path) -> None:
         assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL: every commit durable
     plain.dispose()
     wal.dispose()
+
+
+def test_a_database_out_of_reach_at_start_stops_the_start_rather_than_make_a_key_of_its_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from tests.system.faults.harness import free_port
+
+    monkeypatch.setenv("ORGANIZER_INSTANCE_PATH", str(tmp_path / "instance"))
+    with pytest.raises(OperationalError):
+        create_app({"AUTO_MIGRATE": False,
+                    "DATABASE_URL": f"postgresql+psycopg://arboretum:secret@127.0.0.1:{free_port()}/organizer"})
+    assert not (tmp_path / "instance" / "secret_key").exists()

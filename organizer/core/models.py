@@ -413,6 +413,16 @@ class RateWindow(SQLModel, table=True):
     used: int = Field(default=0)
 
 
+class InstallationSecret(SQLModel, table=True):
+    """A secret every server of the installation shares, kept in its database: the key that signs
+    session cookies and known-device marks. Each server behind a load balancer has its own
+    instance folder, but all of them have the database, so a cookie signed by one is good on
+    every other, and a backup carries it (a restore signs nobody out)."""
+
+    name: str = Field(max_length=40, primary_key=True)
+    value: str = Field(max_length=200)
+
+
 class ClubPlayer(SQLModel, table=True):
     """A person in the club's registry: the events' players who are that person link
     here, so leagues and ratings follow them from event to event."""

@@ -53,6 +53,7 @@ RULES: dict[str, Need] = {
     "public.player_dispute": Need.PUBLIC,
     "language.choose": Need.PUBLIC,  # a cookie on the chooser's own device, nothing stored
     "venue.certificate": Need.PUBLIC, "venue.root_certificate": Need.PUBLIC,  # a public certificate, no event data
+    "venue.health": Need.PUBLIC,  # "ok" or "database unavailable", nothing else
 
     "events.index": Need.SIGNED_IN, "events.archive": Need.SIGNED_IN,  # a judge sees only their events
     "accounts.index": Need.SIGNED_IN,  # one's own sessions and password; owners see all accounts

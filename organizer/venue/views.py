@@ -9,8 +9,11 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Response, abort, current_app, g, render_template, request
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 
 from organizer.accounts.qr import qr_svg
+from organizer.core.db import get_engine
 from organizer.core.public_address import is_loopback_url
 from organizer.core.public_urls import public_url
 from organizer.venue.certificate import candidates, find_root_certificate
@@ -60,3 +63,18 @@ def offline_entry_unavailable() -> bool:
     run service workers only on HTTPS (or on the machine itself), so nothing is kept for offline."""
     return (g.get("organizer") is not None and request.endpoint in OFFLINE_PAGES and request.scheme == "http"
             and not is_loopback_url(request.host_url))
+
+
+@bp.get("/health")
+def health() -> Any:
+    """For a load balancer, Caddy's active health checks, systemd or an uptime monitor: 200 when
+    this server answers and reaches its database, 503 when it cannot (then the proxy sends the
+    players to the other servers). ``/healthz`` answers without asking the database."""
+    try:
+        with get_engine().connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except SQLAlchemyError as failed:
+        current_app.logger.warning("health check: the database does not answer (%s)", type(failed).__name__)
+        return Response("database unavailable\n", status=503, mimetype="text/plain",
+                        headers={"Retry-After": "5", "Cache-Control": "no-store"})
+    return Response("ok\n", mimetype="text/plain", headers={"Cache-Control": "no-store"})

@@ -7,15 +7,21 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ProgrammingError
 from sqlmodel import Session, select
 
 from organizer.accounts import service as accounts
+from organizer.core.db import normalise_url
 from organizer.core.models import Event, Round
 from organizer.rounds import results
 from organizer.rounds import service as rounds
@@ -24,12 +30,12 @@ from tests.fixtures.organizer import PASSWORD, add_players, create_event, make_a
 from tests.prints.support import scorepad_result
 
 
-def _sqlite_app(folder: Path, template: Path | None = None) -> Flask:
+def _sqlite_app(folder: Path, template: Path | None = None, **overrides: Any) -> Flask:
     folder.mkdir(parents=True, exist_ok=True)
     database = folder / "organizer.sqlite3"
     if template is not None:
         shutil.copy(template, database)
-    return make_app(f"sqlite:///{database}", folder)
+    return make_app(f"sqlite:///{database}", folder, **overrides)
 
 
 def _standings(client: FlaskClient, event_id: int) -> str:
@@ -40,42 +46,101 @@ def _standings(client: FlaskClient, event_id: int) -> str:
     return re.sub(r'name="csrf_token" value="[^"]*"', "", main.group(0))
 
 
-def test_a_backup_taken_mid_round_restores_into_an_empty_instance_with_the_same_standings(
-        tmp_path: Path, sqlite_template: Path) -> None:
-    running = _sqlite_app(tmp_path / "venue", sqlite_template)
-    with Session(running.extensions["db_engine"], expire_on_commit=False) as session:
+def _mid_round(app: Flask) -> tuple[int, int]:
+    """An event in the middle of round 1 (two tables' results in, the others still playing) and
+    the account Tess; the event's and the round's ids."""
+    with Session(app.extensions["db_engine"], expire_on_commit=False) as session:
         accounts.create_organizer(session, "Tess", PASSWORD)
         event = create_event(session, entry_modes=["totals", "scorepad"])
         add_players(session, event, 10)
         rnd = rounds.propose_round(session, event, "test", seed=5)
         rounds.publish_round(session, event, rnd, "test")
-        assert rnd.id is not None
+        assert rnd.id is not None and event.id is not None
         views = rounds.tables_of(session, rnd.id)
         scorepad_result(session, event, rnd, views[0], seed=1)  # one table done, the others still playing
         scorepad_result(session, event, rnd, views[1], seed=2)
-        assert event.id is not None
-        event_id = event.id
+        return event.id, rnd.id
+
+
+def _backup_then_restore(running: Flask, spare: Flask, file: Path, header: bytes) -> tuple[str, int]:
+    """The venue's standings, a backup of its database into ``file`` and its restore into
+    ``spare`` (a new installation, empty); the standings read before, and the event's id."""
+    event_id, round_id = _mid_round(running)
     client = running.test_client()
     sign_in(client)
     before = _standings(client, event_id)
     assert "Round 1" in before or "round 1" in before.lower()
-
-    file = tmp_path / "mid-round.sqlite3"
     made = running.test_cli_runner().invoke(args=["backup", str(file)])
     assert made.exit_code == 0, made.output
-    assert f"backed up to {file}" in made.output and file.read_bytes().startswith(backup.SQLITE_HEADER)
+    assert f"backed up to {file}" in made.output and file.read_bytes().startswith(header)
     running.extensions["db_engine"].dispose()
-
-    spare = _sqlite_app(tmp_path / "spare-laptop")  # a new installation: migrated, empty
     restored = spare.test_cli_runner().invoke(args=["restore", str(file)])
     assert restored.exit_code == 0, restored.output
     assert "restored into" in restored.output
+    with Session(spare.extensions["db_engine"]) as session:
+        assert session.get(Round, round_id) is not None
+    return before, event_id
+
+
+def test_a_backup_taken_mid_round_restores_into_an_empty_instance_with_the_same_standings(
+        tmp_path: Path, sqlite_template: Path) -> None:
+    running = _sqlite_app(tmp_path / "venue", sqlite_template)
+    # a new installation started as an organizer starts it: it made its own signing key
+    spare = _sqlite_app(tmp_path / "spare-laptop", SECRET_KEY=None)
+    before, event_id = _backup_then_restore(running, spare, tmp_path / "mid-round.sqlite3", backup.SQLITE_HEADER)
     again = spare.test_client()
     assert sign_in(again).status_code == 302  # the same accounts
     assert _standings(again, event_id) == before
-    with Session(spare.extensions["db_engine"]) as session:
-        assert session.get(Round, rnd.id) is not None
     spare.extensions["db_engine"].dispose()
+
+
+@pytest.fixture
+def two_postgres_databases() -> Iterator[tuple[str, str]]:
+    """Two new, empty PostgreSQL databases beside the test database (the venue's and the spare
+    installation's, as on two machines), dropped afterwards."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        pytest.skip("a PostgreSQL restore needs TEST_DATABASE_URL (this run is SQLite only)")
+    if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
+        pytest.skip("pg_dump and pg_restore are not installed (apt-get install postgresql-client)")
+    url = make_url(normalise_url(base))
+    url = url.set(query={key: value for key, value in url.query.items() if key != "options"})
+    names = [f"{url.database}_{suffix}_{os.getpid()}" for suffix in ("venue", "spare")]
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            for name in names:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+    except ProgrammingError as refused:
+        admin.dispose()
+        pytest.skip(f"the test role may not create databases: {refused.orig}")
+    try:
+        yield tuple(url.set(database=name).render_as_string(hide_password=False) for name in names)  # type: ignore[misc]
+    finally:
+        with admin.connect() as connection:
+            for name in names:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.mark.postgres
+def test_a_pg_dump_taken_mid_round_restores_into_an_empty_database_with_the_same_standings(
+        tmp_path: Path, two_postgres_databases: tuple[str, str]) -> None:
+    venue_url, spare_url = two_postgres_databases
+    running = make_app(venue_url, tmp_path, SECRET_KEY=None)
+    venue_key = running.config["SECRET_KEY"]
+    spare = make_app(spare_url, tmp_path, SECRET_KEY=None)  # migrated, empty but for its own key
+    assert spare.config["SECRET_KEY"] != venue_key
+    before, event_id = _backup_then_restore(running, spare, tmp_path / "mid-round.dump", backup.PG_DUMP_HEADER)
+    spare.extensions["db_engine"].dispose()
+    # the spare server started again on the restored database: the venue's key, so its cookies hold
+    restarted = make_app(spare_url, tmp_path, SECRET_KEY=None)
+    assert restarted.config["SECRET_KEY"] == venue_key
+    again = restarted.test_client()
+    assert sign_in(again).status_code == 302  # the same accounts
+    assert _standings(again, event_id) == before
+    restarted.extensions["db_engine"].dispose()
 
 
 def test_restore_refuses_a_database_that_holds_anything_unless_forced(tmp_path: Path, sqlite_template: Path) -> None:

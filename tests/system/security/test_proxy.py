@@ -6,9 +6,12 @@ past its proxy."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -80,6 +83,31 @@ def test_the_production_settings_refuse_proxy_fix_on_an_open_port(tmp_path: Path
     output = (result.stdout + result.stderr).decode()
     assert result.returncode != 0, output
     assert "bind to 127.0.0.1 or a unix socket" in output
+
+
+def test_a_server_on_another_machine_than_its_proxy_starts_once_the_proxy_is_named(tmp_path: Path) -> None:
+    env = {**os.environ, "ORGANIZER_PROXY_FIX": "1", "ORGANIZER_PROXY_ADDRESSES": "10.0.0.5",
+           "ORGANIZER_INSTANCE_PATH": str(tmp_path / "instance"), "ORGANIZER_WORKERS": "1",
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'organizer.sqlite3'}"}
+    port = free_port()
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    server = subprocess.Popen([str(gunicorn), "-c", "python:organizer.live_gunicorn", "-b", f"0.0.0.0:{port}",
+                               "organizer:create_app()"], cwd=PROJECT_ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as response:
+                    assert response.status == 200
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError((server.stdout.read() if server.stdout else b"").decode()) from None
+                time.sleep(0.2)
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        server.wait(timeout=30)
 
 
 def test_which_binds_others_can_reach() -> None:

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-import stat
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -69,10 +70,11 @@ def test_plain_http_config_has_no_secure_flag_but_keeps_the_rest(demo_file: Path
         cookie = [c for c in reply.set_cookies if c.startswith("session=")][-1].lower()
         assert "httponly" in cookie and "samesite=lax" in cookie and "secure" not in cookie
         assert "Strict-Transport-Security" not in reply.headers
-        # The secret key was generated on first start into the instance folder, owner-only.
-        key_file = tmp_path / "instance" / "secret_key"
-        assert key_file.exists() and len(key_file.read_text().strip()) >= 64
-        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    # The signing key was made on first start and kept in the database, not in a file of the server.
+    with closing(sqlite3.connect(demo_file)) as database:
+        (key,) = database.execute("SELECT value FROM installationsecret WHERE name = 'session_key'").fetchone()
+    assert len(key) >= 64
+    assert not (tmp_path / "instance" / "secret_key").exists()
 
 
 def test_sign_in_is_rate_limited_across_workers(demo_file: Path, tmp_path: Path) -> None:
