@@ -1,0 +1,388 @@
+"""What every app process knows of the live tables' versions without asking the database, and
+the stream that pushes a seat's new version to its phone the moment it is committed.
+
+One :class:`Notifier` per process and database keeps a map of table versions and seats' bot
+flags, learned from the database once per table and then kept current by the database itself:
+
+- PostgreSQL: a trigger (migration 0014) sends ``NOTIFY arboretum_live`` with the new version in
+  the transaction that writes it, so it is delivered on commit, to every process on every machine.
+  One connection per process listens; a lost connection empties the map (what was missed meanwhile
+  is read again when asked) and is opened again.
+- SQLite (one machine): one thread per process asks ``PRAGMA data_version`` every
+  :data:`WATCH_SECONDS` (it changes when any other connection, in any process, committed), and
+  only then reads the versions of the tables it knows in one query.
+
+While the notifier is healthy, an unchanged poll and a waiting stream cost no database query.
+A version learned by a read that raced with a change is not kept (the next read keeps it), so the
+map never holds a version older than the last one the process was told of.
+
+:class:`StreamMiddleware` answers ``GET /play/<token>/events`` (``text/event-stream``): the seat's
+mark (:func:`organizer.live.poll.since_mark`) at once and whenever its table changes, never a card;
+the page then fetches its own screen with its poll, as ever, so what a seat may see is decided in
+one place. Streams are served only under an event-loop worker (gevent), where an idle stream is a
+greenlet, not a thread; anywhere else the answer is 204, which tells the browser not to retry, and
+the page polls as before."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Engine, event
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from organizer.live.poll import PollInfo, VersionBoard
+
+log = logging.getLogger("organizer.live.push")
+
+CHANNEL = "arboretum_live"
+#: how often a SQLite process checks whether another connection committed
+WATCH_SECONDS = 0.02
+#: a comment line this often keeps proxies and phones from closing an idle stream, and finds
+#: streams whose phone has gone
+HEARTBEAT_SECONDS = 15.0
+#: a stream ends after about this long and the browser opens it again (to whichever server the
+#: proxy picks), so servers share the phones again after one restarted
+STREAM_SECONDS = 300.0
+#: what the browser waits before opening a dropped stream again (ms)
+RETRY_MS = 1000
+#: how long a pick timer setting read with a seat is trusted
+TIMER_SECONDS = 30.0
+MAX_TABLES = 100_000
+#: how long a commit of this process that changed no version is waited for
+AWAIT_SECONDS = 1.0
+
+
+@dataclass
+class _Table:
+    version: int
+    #: seat id -> a bot plays it
+    bots: dict[int, bool]
+
+
+class Notifier:
+    """The process's map of live table versions, kept current by the database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine_ref = weakref.ref(engine)
+        self.postgres = engine.dialect.name == "postgresql"
+        self.url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False) \
+            if self.postgres else ""
+        self.lock = threading.Lock()
+        self.tables: dict[int, _Table] = {}
+        #: grows with every change applied: a read that overlapped one is not kept
+        self.epoch = 0
+        self.healthy = False
+        #: this process's own commits of live writes not yet reflected in the map: the PostgreSQL
+        #: backends whose notification is awaited (and since when), or the SQLite count
+        self.awaited: dict[int, float] = {}
+        self.local = 0
+        self.synced = 0
+        self.marked = 0.0
+        self.gates: dict[int, threading.Event] = {}
+        self.stopping = threading.Event()
+        event.listen(engine, "after_cursor_execute", _note_live_write)
+        event.listen(engine, "commit", self._committing)
+        self.thread = threading.Thread(target=self._run, name="live-notifier", daemon=True)
+        self.thread.start()
+
+    # -- what polls and streams ask ---------------------------------------------------------------
+
+    def current(self) -> bool:
+        """Whether the map holds every change committed so far by this process (and, up to the
+        notification's way here, by every other)."""
+        if not self.healthy:
+            return False
+        if self.postgres:
+            if not self.awaited:
+                return True
+            now = time.monotonic()
+            with self.lock:  # a commit that changed no version sends nothing: stop waiting for it
+                for pid, since in list(self.awaited.items()):
+                    if now - since > AWAIT_SECONDS:
+                        del self.awaited[pid]
+            return not self.awaited
+        return self.local == self.synced
+
+    def version(self, table_id: int, seat_id: int) -> tuple[int, bool] | None:
+        """The table's version and the seat's bot flag, or None when this process must ask the
+        database (not known, a change of its own still on its way, or not connected)."""
+        if not self.current():
+            return None
+        table = self.tables.get(table_id)
+        if table is None or seat_id not in table.bots:
+            return None
+        return table.version, table.bots[seat_id]
+
+    def begin_read(self) -> int:
+        return self.epoch
+
+    def learn(self, epoch: int, table_id: int, version: int, seats: dict[int, bool]) -> None:
+        """What a database read (begun at ``epoch``) found; kept only if nothing changed since."""
+        with self.lock:
+            if not self.healthy or epoch != self.epoch:
+                return
+            if len(self.tables) >= MAX_TABLES:
+                self.tables.clear()
+            table = self.tables.get(table_id)
+            if table is None:
+                self.tables[table_id] = _Table(version, dict(seats))
+            elif table.version == version:
+                table.bots.update(seats)
+
+    def gate(self, table_id: int) -> threading.Event:
+        """Set at the table's next change: taken before reading its version, so no change between
+        the read and the wait is missed."""
+        with self.lock:
+            gate = self.gates.get(table_id)
+            if gate is None:
+                gate = self.gates[table_id] = threading.Event()
+            return gate
+
+    # -- applying changes -------------------------------------------------------------------------
+
+    def _committing(self, connection: Any) -> None:
+        """A commit of this process that wrote a live table or seat: the map is not current until
+        the change came back (the epoch keeps a read begun before it from being kept)."""
+        if not connection.info.pop(LIVE_WRITE, False):
+            return
+        with self.lock:
+            self.epoch += 1
+            if self.postgres:
+                pid = _backend_pid(connection)
+                if pid is not None:
+                    self.awaited[pid] = time.monotonic()
+            else:
+                self.local += 1
+                self.marked = time.monotonic()
+
+    def _changed(self, table_ids: Iterable[int]) -> None:
+        """Wakes the streams waiting on these tables (called with the lock held)."""
+        for table_id in table_ids:
+            gate = self.gates.pop(table_id, None)
+            if gate is not None:
+                gate.set()
+
+    def _reset(self, healthy: bool) -> None:
+        with self.lock:
+            self.epoch += 1
+            self.tables.clear()
+            self.awaited.clear()
+            self.synced = self.local
+            self.healthy = healthy
+            gates, self.gates = self.gates, {}
+        for gate in gates.values():  # each stream reads its version again
+            gate.set()
+
+    def apply(self, payload: str, pid: int = 0) -> None:
+        """One PostgreSQL notification: ``t<table>:<version>`` (-1: deleted) or
+        ``s<seat>:<0|1>:<table>``, from backend ``pid``."""
+        try:
+            kind, rest = payload[0], payload[1:].split(":")
+            numbers = [int(part) for part in rest]
+        except (IndexError, ValueError):
+            return
+        with self.lock:
+            self.epoch += 1
+            self.awaited.pop(pid, None)
+            if kind == "t" and len(numbers) == 2:
+                table_id, version = numbers
+                table = self.tables.get(table_id)
+                if table is not None:
+                    if version < 0:
+                        del self.tables[table_id]
+                    else:
+                        table.version = version
+                self._changed([table_id])
+            elif kind == "s" and len(numbers) == 3:
+                seat_id, bot, table_id = numbers
+                table = self.tables.get(table_id)
+                if table is not None:
+                    table.bots[seat_id] = bool(bot)
+                self._changed([table_id])
+
+    def _gone(self) -> bool:
+        return self.stopping.is_set() or self.engine_ref() is None
+
+    def _run(self) -> None:
+        watch = self._listen if self.postgres else self._watch
+        while not self._gone():
+            try:
+                watch()
+            except Exception:  # noqa: BLE001 - a lost connection: start again, the polls go on meanwhile
+                if self._gone():
+                    return
+                log.warning("live notifier lost its connection; polls ask the database until it is back",
+                            exc_info=True)
+            self._reset(False)
+            self.stopping.wait(1.0)
+
+    def _listen(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANNEL}")
+            self._reset(True)  # from now on every commit is heard: what came before is read afresh
+            while not self._gone():
+                for notice in connection.notifies(timeout=HEARTBEAT_SECONDS):
+                    self.apply(notice.payload, notice.pid)
+                connection.execute("SELECT 1")  # a dead connection says so here
+
+    def _watch(self) -> None:
+        engine = self.engine_ref()
+        if engine is None:
+            return
+        raw = engine.raw_connection()
+        del engine
+        try:
+            cursor = raw.cursor()
+            cursor.execute("PRAGMA data_version")
+            seen = cursor.fetchone()[0]
+            self._reset(True)
+            while not self._gone():
+                time.sleep(WATCH_SECONDS)
+                local = self.local
+                cursor.execute("PRAGMA data_version")
+                now = cursor.fetchone()[0]
+                if now == seen and not (local != self.synced and time.monotonic() - self.marked > AWAIT_SECONDS):
+                    continue  # (a commit of this process that changed nothing changes no data version)
+                seen = now
+                with self.lock:
+                    self.epoch += 1  # a read that began before this change is not kept
+                    known = list(self.tables)
+                if known:
+                    self._rescan(cursor, known)
+                raw.commit()  # no read transaction stays open between checks
+                self.synced = local
+        finally:
+            raw.close()
+
+    def _rescan(self, cursor: Any, known: list[int]) -> None:
+        marks = ",".join("?" * len(known))
+        cursor.execute(f"SELECT id, log_version FROM gametable WHERE id IN ({marks})", known)  # noqa: S608 - only "?"s
+        versions = {int(row[0]): int(row[1]) for row in cursor.fetchall()}
+        cursor.execute(f"SELECT id, is_bot, table_id FROM seat WHERE table_id IN ({marks})", known)  # noqa: S608
+        bots: dict[int, dict[int, bool]] = {}
+        for seat_id, bot, table_id in cursor.fetchall():
+            bots.setdefault(int(table_id), {})[int(seat_id)] = bool(bot)
+        with self.lock:
+            changed = []
+            for table_id in known:
+                table = self.tables.get(table_id)
+                if table is None:
+                    continue
+                if table_id not in versions:
+                    del self.tables[table_id]
+                    changed.append(table_id)
+                    continue
+                fresh_bots = {seat: bots.get(table_id, {}).get(seat, False) for seat in table.bots}
+                if versions[table_id] != table.version or fresh_bots != table.bots:
+                    table.version, table.bots = versions[table_id], fresh_bots
+                    changed.append(table_id)
+            self._changed(changed)
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+
+LIVE_WRITE = "organizer_live_write"
+
+
+def _note_live_write(connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+    """Marks a connection whose transaction changed a live table's version or a seat's bot flag
+    (any update or delete of those tables: a few more than needed costs one read each)."""
+    head = statement[:40].lstrip().upper()
+    if (head.startswith("UPDATE") or head.startswith("DELETE")) and ("GAMETABLE" in head or "SEAT" in head):
+        connection.info[LIVE_WRITE] = True
+
+
+def _backend_pid(connection: Any) -> int | None:
+    try:
+        return int(connection.connection.dbapi_connection.info.backend_pid)
+    except AttributeError:
+        return None
+
+
+# -- the stream --------------------------------------------------------------------------------------
+
+PREFIX = "/play/"
+SUFFIX = "/events"
+
+
+def streams_enabled(app: Flask) -> bool:
+    """Whether this server streams: ``LIVE_PUSH`` true or false, or by default only under
+    gevent's monkey-patching (gunicorn's gevent worker), where an idle stream holds no thread."""
+    setting = app.config.get("LIVE_PUSH")
+    if setting is not None:
+        return bool(setting)
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("socket"))
+
+
+def message(mark: str) -> bytes:
+    return f"id: {mark}\ndata: {mark}\n\n".encode()
+
+
+class StreamMiddleware:
+    def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]],
+                 board: Callable[[], VersionBoard]) -> None:
+        self.app = app
+        self.wsgi_app = wsgi_app
+        self.board = board
+        from organizer.core.security import security_headers
+
+        self.headers = [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"),
+                        ("X-Accel-Buffering", "no"), *security_headers(bool(app.config.get("HTTPS")), html=False)]
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        path: str = environ.get("PATH_INFO", "")
+        if environ.get("REQUEST_METHOD") != "GET" or not path.startswith(PREFIX) or not path.endswith(SUFFIX):
+            return self.wsgi_app(environ, start_response)
+        token = path[len(PREFIX):-len(SUFFIX)]
+        if not token or "/" in token:
+            return self.wsgi_app(environ, start_response)
+        if not streams_enabled(self.app):
+            start_response("204 NO CONTENT", [("Cache-Control", "no-store")])
+            return []
+        board = self.board()
+        info = board.lookup(token)
+        if info is None:  # Flask's own 404 page for a token no seat has
+            return self.wsgi_app(environ, start_response)
+        start_response("200 OK", list(self.headers))
+        return self._stream(board, token, info)
+
+    def _stream(self, board: VersionBoard, token: str, info: PollInfo) -> Iterator[bytes]:
+        from organizer.live.poll import since_mark
+
+        notifier = board.notifier
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        shown = ""
+        ends = time.monotonic() + STREAM_SECONDS * (0.8 + 0.4 * random.random())
+        while time.monotonic() < ends:
+            gate = notifier.gate(info.table_id) if notifier is not None else None
+            found = board.lookup(token)
+            if found is None:
+                return
+            info = found
+            mark = since_mark(info.version, info.bot)
+            if mark != shown:
+                shown = mark
+                yield message(mark)
+            if gate is None or not gate.wait(HEARTBEAT_SECONDS):
+                yield b": still here\n\n"
+
+
+def install(app: Flask, board: Callable[[], VersionBoard]) -> None:
+    app.wsgi_app = StreamMiddleware(app, app.wsgi_app, board)  # type: ignore[method-assign]
+
