@@ -32,11 +32,11 @@ from organizer.events import staff_views as staff
 from organizer.events import views as events
 from organizer.exchange import views as exchange
 from organizer.live import fastpoll as live_fastpoll
-from organizer.live import poll as live_poll
-from organizer.live import push as live_push
 from organizer.live import pages as live_pages
+from organizer.live import poll as live_poll
 from organizer.live import practice_gate
 from organizer.live import practice_views as practice
+from organizer.live import push as live_push
 from organizer.live import replay_views as replay
 from organizer.live import views as live
 from organizer.offline import views as offline

@@ -19,7 +19,7 @@ worker_class = os.environ.get("ORGANIZER_WORKER_CLASS", "gevent")
 if worker_class == "gevent":
     # Before the app is preloaded: every lock, socket and thread the app makes must be gevent's
     # (gunicorn would patch again in each worker, too late for what the preloaded app made).
-    from gevent import monkey
+    from gevent import monkey  # type: ignore[import-untyped]
 
     monkey.patch_all()
 

@@ -13,7 +13,7 @@ one's map as fast as its notification travels (milliseconds); the phone told of 
 asks with ``pushed`` and is answered from the database.
 
 :func:`seat_now` and :func:`is_current` are the whole answer; :mod:`organizer.live.fastpoll` gives the common "no"
-even earlier, when the table has no pick timer.
+even earlier, when the table has no pick timer."""
 
 from __future__ import annotations
 

@@ -8,13 +8,17 @@ flags, learned from the database once per table and then kept current by the dat
   the transaction that writes it, so it is delivered on commit, to every process on every machine.
   One connection per process listens; a lost connection empties the map (what was missed meanwhile
   is read again when asked) and is opened again.
-- SQLite (one machine): one thread per process asks ``PRAGMA data_version`` every
-  :data:`WATCH_SECONDS` (it changes when any other connection, in any process, committed), and
-  only then reads the versions of the tables it knows in one query.
+  A change reaches another process's map as fast as the notification travels (milliseconds);
+  a commit of the process's own is waited for before its map answers again.
+- SQLite (one machine): each process keeps one connection that reads the file's data version
+  (``PRAGMA data_version``: a counter that changes when any other connection, in any process,
+  committed; no table is read). A poll reads it, and so does one thread every
+  :data:`WATCH_SECONDS` to wake the streams; only when it moved are the versions of the tables
+  the process knows read, in one query. So a poll answers exactly as the file is.
 
-While the notifier is healthy, an unchanged poll and a waiting stream cost no database query.
-A version learned by a read that raced with a change is not kept (the next read keeps it), so the
-map never holds a version older than the last one the process was told of.
+While the notifier is healthy, an unchanged poll and a waiting stream read no table. A version
+learned by a read that raced with a change is not kept (the next read keeps it), so the map never
+holds a version older than the last one the process was told of.
 
 :class:`StreamMiddleware` answers ``GET /play/<token>/events`` (``text/event-stream``): the seat's
 mark (:func:`organizer.live.poll.since_mark`) at once and whenever its table changes, never a card;
@@ -81,12 +85,13 @@ class Notifier:
         #: grows with every change applied: a read that overlapped one is not kept
         self.epoch = 0
         self.healthy = False
-        #: this process's own commits of live writes not yet reflected in the map: the PostgreSQL
-        #: backends whose notification is awaited (and since when), or the SQLite count
+        #: this process's own commits of live writes whose notification is still on its way: the
+        #: PostgreSQL backends that made them, and since when
         self.awaited: dict[int, float] = {}
-        self.local = 0
-        self.synced = 0
-        self.marked = 0.0
+        #: SQLite: the watcher's connection and the data version the map reflects
+        self.sync_lock = threading.Lock()
+        self.cursor: Any = None
+        self.seen = -1
         self.gates: dict[int, threading.Event] = {}
         self.stopping = threading.Event()
         event.listen(engine, "after_cursor_execute", _note_live_write)
@@ -101,16 +106,16 @@ class Notifier:
         notification's way here, by every other)."""
         if not self.healthy:
             return False
-        if self.postgres:
-            if not self.awaited:
-                return True
-            now = time.monotonic()
-            with self.lock:  # a commit that changed no version sends nothing: stop waiting for it
-                for pid, since in list(self.awaited.items()):
-                    if now - since > AWAIT_SECONDS:
-                        del self.awaited[pid]
-            return not self.awaited
-        return self.local == self.synced
+        if not self.postgres:
+            return self.sync()
+        if not self.awaited:
+            return True
+        now = time.monotonic()
+        with self.lock:  # a commit that changed no version sends nothing: stop waiting for it
+            for pid, since in list(self.awaited.items()):
+                if now - since > AWAIT_SECONDS:
+                    del self.awaited[pid]
+        return not self.awaited
 
     def version(self, table_id: int, seat_id: int) -> tuple[int, bool] | None:
         """The table's version and the seat's bot flag, or None when this process must ask the
@@ -150,19 +155,16 @@ class Notifier:
     # -- applying changes -------------------------------------------------------------------------
 
     def _committing(self, connection: Any) -> None:
-        """A commit of this process that wrote a live table or seat: the map is not current until
-        the change came back (the epoch keeps a read begun before it from being kept)."""
-        if not connection.info.pop(LIVE_WRITE, False):
+        """A commit of this process that wrote a live table or seat (PostgreSQL): the map is not
+        current until its notification came back (the epoch keeps a read begun before it from
+        being kept)."""
+        if not connection.info.pop(LIVE_WRITE, False) or not self.postgres:
             return
+        pid = _backend_pid(connection)
         with self.lock:
             self.epoch += 1
-            if self.postgres:
-                pid = _backend_pid(connection)
-                if pid is not None:
-                    self.awaited[pid] = time.monotonic()
-            else:
-                self.local += 1
-                self.marked = time.monotonic()
+            if pid is not None:
+                self.awaited[pid] = time.monotonic()
 
     def _changed(self, table_ids: Iterable[int]) -> None:
         """Wakes the streams waiting on these tables (called with the lock held)."""
@@ -176,7 +178,6 @@ class Notifier:
             self.epoch += 1
             self.tables.clear()
             self.awaited.clear()
-            self.synced = self.local
             self.healthy = healthy
             gates, self.gates = self.gates, {}
         for gate in gates.values():  # each stream reads its version again
@@ -217,7 +218,7 @@ class Notifier:
         while not self._gone():
             try:
                 watch()
-            except Exception:  # noqa: BLE001 - a lost connection: start again, the polls go on meanwhile
+            except Exception:
                 if self._gone():
                     return
                 log.warning("live notifier lost its connection; polls ask the database until it is back",
@@ -243,33 +244,43 @@ class Notifier:
         raw = engine.raw_connection()
         del engine
         try:
-            cursor = raw.cursor()
-            cursor.execute("PRAGMA data_version")
-            seen = cursor.fetchone()[0]
+            with self.sync_lock:
+                self.cursor = raw.cursor()
+                self.seen = _data_version(self.cursor)
             self._reset(True)
             while not self._gone():
                 time.sleep(WATCH_SECONDS)
-                local = self.local
-                cursor.execute("PRAGMA data_version")
-                now = cursor.fetchone()[0]
-                if now == seen and not (local != self.synced and time.monotonic() - self.marked > AWAIT_SECONDS):
-                    continue  # (a commit of this process that changed nothing changes no data version)
-                seen = now
-                with self.lock:
-                    self.epoch += 1  # a read that began before this change is not kept
-                    known = list(self.tables)
-                if known:
-                    self._rescan(cursor, known)
-                raw.commit()  # no read transaction stays open between checks
-                self.synced = local
+                self.sync()
         finally:
+            with self.sync_lock:
+                self.cursor = None
             raw.close()
+
+    def sync(self) -> bool:
+        """SQLite: brings the map up to every commit made so far by any process (the file's data
+        version changes with each; then the versions of the tables this process knows are read in
+        one query). False when the watcher is not connected."""
+        with self.sync_lock:
+            cursor = self.cursor
+            if cursor is None:
+                return False
+            now = _data_version(cursor)
+            if now == self.seen:
+                return True
+            with self.lock:
+                self.epoch += 1  # a read that began before this change is not kept
+                known = list(self.tables)
+            if known:
+                self._rescan(cursor, known)
+            cursor.connection.commit()  # no read transaction stays open between checks
+            self.seen = now
+            return True
 
     def _rescan(self, cursor: Any, known: list[int]) -> None:
         marks = ",".join("?" * len(known))
-        cursor.execute(f"SELECT id, log_version FROM gametable WHERE id IN ({marks})", known)  # noqa: S608 - only "?"s
+        cursor.execute(f"SELECT id, log_version FROM gametable WHERE id IN ({marks})", known)
         versions = {int(row[0]): int(row[1]) for row in cursor.fetchall()}
-        cursor.execute(f"SELECT id, is_bot, table_id FROM seat WHERE table_id IN ({marks})", known)  # noqa: S608
+        cursor.execute(f"SELECT id, is_bot, table_id FROM seat WHERE table_id IN ({marks})", known)
         bots: dict[int, dict[int, bool]] = {}
         for seat_id, bot, table_id in cursor.fetchall():
             bots.setdefault(int(table_id), {})[int(seat_id)] = bool(bot)
@@ -291,6 +302,11 @@ class Notifier:
 
     def stop(self) -> None:
         self.stopping.set()
+
+
+def _data_version(cursor: Any) -> int:
+    cursor.execute("PRAGMA data_version")
+    return int(cursor.fetchone()[0])
 
 
 LIVE_WRITE = "organizer_live_write"
@@ -324,7 +340,7 @@ def streams_enabled(app: Flask) -> bool:
     if setting is not None:
         return bool(setting)
     try:
-        from gevent import monkey
+        from gevent import monkey  # type: ignore[import-untyped]
     except ImportError:
         return False
     return bool(monkey.is_module_patched("socket"))
