@@ -39,7 +39,7 @@ class ServerProcess:
 
     def __init__(self, database_url: str, instance: Path, *, factory: str = "organizer:create_app()",
                  workers: int = 1, threads: int = 1, env: dict[str, str] | None = None,
-                 port: int | None = None, timeout: int = 60) -> None:
+                 port: int | None = None, timeout: int = 60, live_config: bool = False) -> None:
         self.database_url = database_url
         self.instance = instance
         self.factory = factory
@@ -48,6 +48,8 @@ class ServerProcess:
         self.extra_env = env or {}
         self.port = port or free_port()
         self.timeout = timeout
+        #: the live server's settings (organizer/live_gunicorn.py: gevent workers, streams served)
+        self.live_config = live_config
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = instance / f"server-{self.port}.log"
 
@@ -59,7 +61,8 @@ class ServerProcess:
         self.instance.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DATABASE_URL": self.database_url, "ORGANIZER_INSTANCE_PATH": str(self.instance),
                "PYTHONPATH": str(PROJECT_ROOT), **self.extra_env}
-        command = [str(GUNICORN), "--preload", "-w", str(self.workers), "--threads", str(self.threads),
+        config = ["-c", "python:organizer.live_gunicorn"] if self.live_config else ["--threads", str(self.threads)]
+        command = [str(GUNICORN), *config, "--preload", "-w", str(self.workers),
                    "-b", f"127.0.0.1:{self.port}", "--timeout", str(self.timeout), self.factory]
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
