@@ -290,9 +290,13 @@ class Bench:
                     body = b"&".join(f"{k}=".encode() + _quote(v) for k, v in form.items())
                     conn.cookie = seat.cookie
                     last_sent = time.perf_counter()
-                    status, answer = await conn.request(
-                        "POST", f"/play/{seat.token}/act", body,
-                        {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+                    try:
+                        status, answer = await conn.request(
+                            "POST", f"/play/{seat.token}/act", body,
+                            {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+                    except Exception as exc:  # noqa: BLE001 - counted as an error; the table stops
+                        self.pick_requests.errors.append(f"pick {type(exc).__name__}: {exc}")
+                        return
                     self.pick_requests.add(status, time.perf_counter() - last_sent)
                     if status != 200:
                         self.pick_requests.errors.append(f"pick status {status}: {answer[:200]!r}")

@@ -18,7 +18,7 @@ from organizer.core.db import get_session
 from organizer.core.pages import render_page
 from organizer.core.public_urls import public_url
 from organizer.core.translate import N_, _
-from organizer.live import push
+from organizer.live import stream
 from organizer.live import tables as live_tables
 from organizer.live.games import LiveGame
 from organizer.live.log import ActionRefused, Replayed, refusal
@@ -45,12 +45,12 @@ class SeatUrls:
     replay: str | None = None
     #: the POST that plays what bots and the pick timer owe (GETs never change a game)
     tick: str | None = None
-    #: the stream that tells the page of each change (:mod:`organizer.live.push`), where served
+    #: the stream that tells the page of each change (:mod:`organizer.live.stream`), where served
     stream: str | None = None
 
 
 def push_enabled() -> bool:
-    return push.streams_enabled(current_app)
+    return stream.streams_enabled(current_app)
 
 
 def selected_card(screen: Screen) -> str:

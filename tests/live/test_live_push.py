@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from organizer.core.db import make_engine
 from organizer.live import poll as live_poll
-from organizer.live import push
+from organizer.live import push, stream
 from tests.fixtures.organizer import make_app
 from tests.live.support import VERSION, SeatClient, form_of, live_round, true_state
 
@@ -137,8 +137,8 @@ def _next_mark(chunks: queue.Queue[bytes], within: float) -> tuple[str, bytes]:
 
 def test_a_seats_stream_says_the_new_version_at_once_and_nothing_else(pushing_app: Flask,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(push, "STREAM_SECONDS", 4.0)  # the stream ends by itself, as it does on the server
-    monkeypatch.setattr(push, "HEARTBEAT_SECONDS", 0.5)
+    monkeypatch.setattr(stream, "STREAM_SECONDS", 4.0)  # the stream ends by itself, as it does on the server
+    monkeypatch.setattr(stream, "HEARTBEAT_SECONDS", 0.5)
     with Session(pushing_app.extensions["db_engine"], expire_on_commit=False) as db:
         _, _, views = live_round(db, 4)
     view = views[0]
