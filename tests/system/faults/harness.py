@@ -48,7 +48,7 @@ class ServerProcess:
         self.extra_env = env or {}
         self.port = port or free_port()
         self.timeout = timeout
-        #: the live server's settings (organizer/live_gunicorn.py: gevent workers, streams served)
+        #: the live server's settings (organizer/live_gunicorn.py) with gevent workers: streams served
         self.live_config = live_config
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = instance / f"server-{self.port}.log"
@@ -61,6 +61,8 @@ class ServerProcess:
         self.instance.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DATABASE_URL": self.database_url, "ORGANIZER_INSTANCE_PATH": str(self.instance),
                "PYTHONPATH": str(PROJECT_ROOT), **self.extra_env}
+        if self.live_config:
+            env["ORGANIZER_WORKER_CLASS"] = "gevent"
         config = ["-c", "python:organizer.live_gunicorn"] if self.live_config else ["--threads", str(self.threads)]
         command = [str(GUNICORN), *config, "--preload", "-w", str(self.workers),
                    "-b", f"127.0.0.1:{self.port}", "--timeout", str(self.timeout), self.factory]
