@@ -88,8 +88,9 @@ class VersionBoard:
     process's notifier (:mod:`organizer.live.push`) while it is current, else from the database."""
 
     def __init__(self, engine: Engine) -> None:
-        self.source = engine
-        self.engine = engine if engine.dialect.name == "sqlite" else create_engine(
+        # weakly: the board (and its notifier's thread) ends with the app's engine
+        self.source = weakref.ref(engine)
+        self.own_engine = None if engine.dialect.name == "sqlite" else create_engine(
             engine.url, isolation_level="AUTOCOMMIT", pool_size=4, max_overflow=12)
         self.lock = threading.Lock()
         #: token -> seat id, table id, pick timer, when the timer was read
@@ -98,14 +99,27 @@ class VersionBoard:
         self._pid = 0
 
     @property
+    def engine(self) -> Engine:
+        """What the polls read with: the app's engine on SQLite, an autocommit pool of its own on
+        PostgreSQL."""
+        if self.own_engine is not None:
+            return self.own_engine
+        engine = self.source()
+        assert engine is not None, "the app's engine is gone"
+        return engine
+
+    @property
     def notifier(self) -> push.Notifier | None:
         """This process's notifier (a forked worker starts its own), or None when switched off."""
         if not NOTIFY:
             return None
-        if self._pid != os.getpid():
+        if self._pid != os.getpid() or (self._notifier is not None and self._notifier.stopping.is_set()):
             with self.lock:
-                if self._pid != os.getpid():
-                    self._notifier, self._pid = push.Notifier(self.source), os.getpid()
+                if self._pid != os.getpid() or (self._notifier is not None and self._notifier.stopping.is_set()):
+                    engine = self.source()
+                    if engine is None:
+                        return None
+                    self._notifier, self._pid = push.Notifier(engine), os.getpid()
         return self._notifier
 
     def _query(self, statement: Any, params: dict[str, Any]) -> list[Any]:

@@ -39,7 +39,7 @@ log = logging.getLogger("organizer.live.push")
 CHANNEL = "arboretum_live"
 #: how often a SQLite process checks whether another connection committed
 WATCH_SECONDS = 0.02
-#: how long the listening connection waits for a notification before it checks it is alive
+#: how often the listening connection, idle, checks that it is alive
 LISTEN_SECONDS = 15.0
 #: how long a pick timer setting read with a seat is trusted
 TIMER_SECONDS = 30.0
@@ -79,6 +79,8 @@ class Notifier:
         self.stopping = threading.Event()
         event.listen(engine, "after_cursor_execute", _note_live_write)
         event.listen(engine, "commit", self._committing)
+        # a disposed engine (a test's app at its end, a forked worker's inherited pool) ends it
+        event.listen(engine, "engine_disposed", self._disposed)
         self.thread = threading.Thread(target=self._run, name="live-notifier", daemon=True)
         self.thread.start()
 
@@ -215,10 +217,13 @@ class Notifier:
         with psycopg.connect(self.url, autocommit=True) as connection:
             connection.execute(f"LISTEN {CHANNEL}")
             self._reset(True)  # from now on every commit is heard: what came before is read afresh
-            while not self._gone():
-                for notice in connection.notifies(timeout=LISTEN_SECONDS):
+            checked = time.monotonic()
+            while not self._gone():  # (looked at every second: a test's app goes, its listener soon after)
+                for notice in connection.notifies(timeout=1.0):
                     self.apply(notice.payload, notice.pid)
-                connection.execute("SELECT 1")  # a dead connection says so here
+                if time.monotonic() - checked > LISTEN_SECONDS:
+                    connection.execute("SELECT 1")  # a dead connection says so here
+                    checked = time.monotonic()
 
     def _watch(self) -> None:
         engine = self.engine_ref()
@@ -283,8 +288,15 @@ class Notifier:
                     changed.append(table_id)
             self._changed(changed)
 
+    def _disposed(self, engine: Engine) -> None:
+        self.stop()
+
     def stop(self) -> None:
         self.stopping.set()
+        self.healthy = False
+        engine = self.engine_ref()
+        if engine is not None and event.contains(engine, "commit", self._committing):
+            event.remove(engine, "commit", self._committing)
 
 
 def _data_version(cursor: Any) -> int:
