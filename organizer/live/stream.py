@@ -79,11 +79,11 @@ class StreamMiddleware:
         return self._stream(board, token, info)
 
     def _stream(self, board: VersionBoard, token: str, info: PollInfo) -> Iterator[bytes]:
-        notifier = board.notifier
         yield f"retry: {RETRY_MS}\n\n".encode()
         shown = ""
         ends = time.monotonic() + STREAM_SECONDS * (0.8 + 0.4 * random.random())
         while time.monotonic() < ends:
+            notifier = board.notifier  # (a new one after the engine was disposed)
             gate = notifier.gate(info.table_id) if notifier is not None else None
             found = board.lookup(token)
             if found is None:
@@ -93,7 +93,10 @@ class StreamMiddleware:
             if mark != shown:
                 shown = mark
                 yield message(mark)
-            if gate is None or not gate.wait(HEARTBEAT_SECONDS):
+            if gate is None:  # nothing tells this process of changes: the page's poll does the work
+                time.sleep(HEARTBEAT_SECONDS)
+                yield b": still here\n\n"
+            elif not gate.wait(HEARTBEAT_SECONDS):
                 yield b": still here\n\n"
 
 
