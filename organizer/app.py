@@ -111,10 +111,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     practice_gate.install(app)  # a refused address's next practice games refused before Flask (inside ProxyFix)
     if app.config.get("PROXY_FIX"):
         # Behind nginx/caddy: take the client address and scheme from X-Forwarded-* (one proxy),
-        # so the sign-in rate limit counts real clients rather than the proxy.
-        from werkzeug.middleware.proxy_fix import ProxyFix
+        # so the sign-in rate limit counts real clients rather than the proxy; believed only
+        # from the proxy's hop, since anyone else could name any address.
+        from organizer.core.proxy import TrustedProxyFix
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
+        trusted = str(app.config.get("PROXY_ADDRESSES") or "").split(",")
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, trusted)  # type: ignore[method-assign]
     if app.config["HTTPS"]:
         app.config["SESSION_COOKIE_SECURE"] = True
         app.config["PREFERRED_URL_SCHEME"] = "https"

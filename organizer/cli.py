@@ -280,7 +280,10 @@ def venue_command(port: int, address: str | None, behind_proxy: bool, base_url: 
         raise VenueRefused(str(refused)) from None
     if choice.note:
         click.echo(choice.note)
-    env = {**os.environ, "ORGANIZER_BASE_URL": public}
+    # Forwarded headers are trusted only behind the proxy, which alone reaches 127.0.0.1; serving
+    # the venue network directly, a PROXY_FIX left in the environment would let any phone name
+    # its own address.
+    env = {**os.environ, "ORGANIZER_BASE_URL": public, "ORGANIZER_PROXY_FIX": "0"}
     if behind_proxy:
         env.update(ORGANIZER_PROXY_FIX="1", ORGANIZER_HTTPS="1")
     click.echo(f"Arboretum Organizer for the venue: {public}")

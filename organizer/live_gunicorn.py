@@ -23,11 +23,17 @@ from typing import Any
 
 worker_class = os.environ.get("ORGANIZER_WORKER_CLASS", "gthread")
 if worker_class == "gevent":
-    # Before the app is preloaded: every lock, socket and thread the app makes must be gevent's
-    # (gunicorn would patch again in each worker, too late for what the preloaded app made).
+    # Before anything else is imported and before the app is preloaded: every lock, socket and
+    # thread the app makes must be gevent's (gunicorn would patch again in each worker, too late
+    # for what the preloaded app made).
     from gevent import monkey  # type: ignore[import-untyped]
 
     monkey.patch_all()
+
+from gunicorn.glogging import Logger  # noqa: E402 - after the patching above
+
+from organizer.core.logs import RedactTokens  # noqa: E402
+from organizer.core.proxy import unsafe_binds  # noqa: E402
 
 bind = os.environ.get("ORGANIZER_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("ORGANIZER_WORKERS", max(2, (multiprocessing.cpu_count() * 3 + 1) // 2)))
@@ -40,6 +46,35 @@ keepalive = 75
 graceful_timeout = 10
 # the app (and its migration) is built once, before the workers fork
 preload_app = True
+# a request still running after this is killed with its worker; SQLite gives up waiting for a
+# lock well before (organizer.core.db.SQLITE_BUSY_TIMEOUT), so the user gets the 503 page
+timeout = 30
+
+
+class RedactingLogger(Logger):  # type: ignore[misc]
+    """gunicorn's logs with players' and links' tokens left out of every path."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            if not any(isinstance(existing, RedactTokens) for existing in log.filters):
+                log.addFilter(RedactTokens())
+
+
+logger_class = RedactingLogger
+
+
+def _proxy_fix_on() -> bool:
+    return os.environ.get("ORGANIZER_PROXY_FIX", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def on_starting(server: Any) -> None:
+    """Behind a proxy the server must be reachable only through it: trusting X-Forwarded-For on a
+    port anyone can reach would let any client name its own address."""
+    unsafe = unsafe_binds(server.cfg.bind)
+    if _proxy_fix_on() and unsafe:
+        raise SystemExit(f"ORGANIZER_PROXY_FIX=1 but gunicorn listens on {', '.join(unsafe)}, which others can "
+                         "reach directly: bind to 127.0.0.1 or a unix socket behind the proxy (docs/deployment.md).")
 
 
 def post_fork(server: Any, worker: Any) -> None:

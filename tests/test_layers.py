@@ -44,6 +44,7 @@ WEB_MODULES = frozenset({
     "organizer.core.extensions",
     "organizer.core.permissions",  # each endpoint's need, checked before the request
     "organizer.core.public_urls",  # links from the public address, for pages and QR codes
+    "organizer.core.proxy",  # WSGI middleware: the client behind the proxy
     "organizer.accounts.qr",  # a QR code as markup for a page
     "organizer.live.pages",  # a seat's screen, shared by live, practice and replay views
     "organizer.live.fastpoll",  # WSGI middleware

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, g, has_request_context, redirect, request, session, url_for
 from flask_login import LoginManager, UserMixin, login_user, logout_user  # type: ignore[import-untyped]
@@ -71,9 +72,12 @@ def _account_and_permissions() -> Response | None:
 
 def _to_sign_in() -> Response:
     """Anonymous requests go to the sign-in page (HTMX requests are told to load it as a page)."""
-    target = url_for("auth.sign_in", next=request.full_path if request.method == "GET" else None)
     if request.headers.get("HX-Request"):
-        return Response(status=401, headers={"HX-Redirect": target})
+        # back to the page that asked, not to the fragment it was refreshing
+        current = urlsplit(request.headers.get("HX-Current-URL", ""))
+        page = same_site_path(current.path + (f"?{current.query}" if current.query else "")) if current.path else None
+        return Response(status=401, headers={"HX-Redirect": url_for("auth.sign_in", next=page)})
+    target = url_for("auth.sign_in", next=request.full_path if request.method == "GET" else None)
     return redirect(target)
 
 
@@ -219,6 +223,10 @@ def welcome(token: str) -> Any:
                                errors={}, account=None, purpose="")
         else:
             start_session(account)
-            return redirect(url_for("events.index"))
+            response: Response = redirect(url_for("events.index"))
+            # The link proves the person as well as a password would: this browser becomes a
+            # known device, which a stranger's guesses at the name never slow down.
+            _remember_device(response, _known_devices(), accounts.name_key(account.name)[:80])
+            return response
     return render_page("accounts/welcome.html", "accounts/welcome_form.html", 422 if errors else 200, refused="",
                        token=token, errors=errors, account=account, purpose=purpose)

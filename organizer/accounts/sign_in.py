@@ -1,13 +1,17 @@
-"""Sign-in that slows guessing without letting a stranger lock the real person out.
+"""Sign-in that slows guessing and never lets a stranger lock the real person out.
 
-Failures are rows in the database, so every worker and server sees the same counts. They are
-counted per *key*, and each key gets its own growing wait once its free failures are used up:
+Failures are rows in the database, so every worker and server sees the same counts:
 
-- a browser the name never signed in from: per (name, address), and, far more loosely, per
-  address over all names and per name over all addresses (spraying and distributed guessing);
 - a *known device* (it signed in to that name before and holds the signed device cookie, as in
-  OWASP's "device cookies"): only its own failures count. Failures with other names from the
-  same venue router, or a stranger guessing this name, never slow it down.
+  OWASP's "device cookies"): only its own failures count;
+- a browser the name never signed in from: per (name, address). Only that pair is ever refused,
+  so an address that has not failed at a name always has its password checked: a guesser, however
+  many addresses they use, cannot keep the person out of a new browser elsewhere, and a flood of
+  failures from a venue's shared address does not refuse the other people there.
+- The counts over all addresses (one name guessed from many) and over all names (one address
+  spraying many) never refuse by themselves: past their loose limit they put the name or the
+  address *under pressure*, where each (name, address) pair gets fewer tries before the longest
+  wait, so spreading guesses over addresses or names buys little.
 """
 
 from __future__ import annotations
@@ -34,9 +38,11 @@ class Throttle:
     longest_wait: timedelta = timedelta(minutes=15)
     #: failures older than this are forgotten
     window: timedelta = timedelta(hours=1)
-    #: the loose keys (address over all names, name over all addresses) get this many times
-    #: ``free_failures`` before their waits begin
+    #: the loose counts (address over all names, name over all addresses) put their name or
+    #: address under pressure past this many times ``free_failures``
     loose_factor: int = 10
+    #: under pressure, the tries a (name, address) pair gets before the longest wait
+    pressed_free: int = 2
 
 
 def wait_after(failures: int, free: int, throttle: Throttle) -> timedelta:
@@ -48,28 +54,46 @@ def wait_after(failures: int, free: int, throttle: Throttle) -> timedelta:
     return min(wait, throttle.longest_wait)
 
 
-def _key_wait(session: Session, condition: ColumnElement[bool], free: int, throttle: Throttle,
-              now: datetime) -> timedelta:
+def _count(session: Session, condition: ColumnElement[bool], throttle: Throttle,
+           now: datetime) -> tuple[int, datetime | None]:
     count, last = session.exec(select(func.count(), func.max(SignInAttempt.at))
                                .where(condition, SignInAttempt.at >= now - throttle.window)).one()
-    if not count or last is None:
+    return int(count or 0), (sessions.aware(last) if last is not None else None)
+
+
+def _remaining(last: datetime | None, wait: timedelta, now: datetime) -> timedelta:
+    if last is None:
         return timedelta(0)
-    return max(sessions.aware(last) + wait_after(int(count), free, throttle) - now, timedelta(0))
+    return max(last + wait - now, timedelta(0))
+
+
+def under_pressure(session: Session, name_key: str, client: str, throttle: Throttle,
+                   now: datetime | None = None) -> bool:
+    """Whether the name is being guessed from many addresses, or the address is guessing many
+    names, past the loose limit (failures of unknown browsers only)."""
+    now = now or utcnow()
+    unknown = col(SignInAttempt.device) == ""
+    loose = throttle.free_failures * throttle.loose_factor
+    return (_count(session, unknown & (col(SignInAttempt.name) == name_key), throttle, now)[0] > loose
+            or _count(session, unknown & (col(SignInAttempt.client) == client), throttle, now)[0] > loose)
 
 
 def current_wait(session: Session, name_key: str, client: str, device: str | None, throttle: Throttle,
                  now: datetime | None = None) -> timedelta:
     now = now or utcnow()
     if device:
-        return _key_wait(session, col(SignInAttempt.device) == device, throttle.free_failures, throttle, now)
-    unknown = col(SignInAttempt.device) == ""
-    loose = throttle.free_failures * throttle.loose_factor
-    return max(
-        _key_wait(session, unknown & (col(SignInAttempt.name) == name_key) & (col(SignInAttempt.client) == client),
-                  throttle.free_failures, throttle, now),
-        _key_wait(session, unknown & (col(SignInAttempt.client) == client), loose, throttle, now),
-        _key_wait(session, unknown & (col(SignInAttempt.name) == name_key), loose, throttle, now),
-    )
+        count, last = _count(session, col(SignInAttempt.device) == device, throttle, now)
+        return _remaining(last, wait_after(count, throttle.free_failures, throttle), now)
+    count, last = _count(session, (col(SignInAttempt.device) == "") & (col(SignInAttempt.name) == name_key)
+                         & (col(SignInAttempt.client) == client), throttle, now)
+    if count == 0:
+        # An address that never failed at this name is always heard: nothing anyone does
+        # elsewhere, or with other names, refuses its first try.
+        return timedelta(0)
+    if under_pressure(session, name_key, client, throttle, now):
+        free = min(throttle.pressed_free, throttle.free_failures)
+        return _remaining(last, throttle.longest_wait if count >= free else timedelta(0), now)
+    return _remaining(last, wait_after(count, throttle.free_failures, throttle), now)
 
 
 def try_again_in(wait: timedelta) -> str:

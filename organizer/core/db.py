@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import weakref
 from pathlib import Path
@@ -15,6 +16,13 @@ from sqlalchemy import Engine, event, text
 from sqlmodel import Session, create_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+log = logging.getLogger(__name__)
+
+#: seconds SQLite waits for another writer's lock before the request gets the 503 "busy, not
+#: saved" page; well below gunicorn's worker timeout (30 s, ``organizer/live_gunicorn.py``), so a
+#: long lock never costs a request its worker and the user a bare error
+SQLITE_BUSY_TIMEOUT = 10
 
 #: any number; it only has to be the same in every process upgrading one PostgreSQL database
 _MIGRATION_LOCK_KEY = 7_402_118
@@ -33,7 +41,7 @@ def make_engine(url: str) -> Engine:
     url = normalise_url(url)
     if url.startswith("sqlite"):
         # Threads of the dev server share the file; wait for a writer instead of failing at once.
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_pre_ping=True)
@@ -125,6 +133,17 @@ def get_session() -> Session:
 
 
 def _close_session(_exc: BaseException | None) -> None:
+    """Closing rolls back whatever the request left open. The response is already made, so a
+    database that went away meanwhile (a PostgreSQL restart) is logged, never allowed to turn it
+    into the server's bare error page; the broken connection leaves the pool."""
     session = g.pop("db_session", None)
-    if session is not None:
+    if session is None:
+        return
+    try:
         session.close()
+    except Exception:
+        log.warning("closing the request's database session failed; its connection is dropped", exc_info=True)
+        try:
+            session.invalidate()
+        except Exception:
+            log.warning("dropping the request's database connection failed", exc_info=True)

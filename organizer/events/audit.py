@@ -75,7 +75,7 @@ def _conditions(event_id: int, chosen: AuditFilter) -> list[ColumnElement[bool]]
 
 
 def audit_page(session: Session, event_id: int, chosen: AuditFilter, number: int | None = None,
-               per_page: int = 50) -> AuditPage:
+               per_page: int = 50, show_emails: bool = True) -> AuditPage:
     """One page of the log, newest first (by the order the entries were written)."""
     conditions = _conditions(event_id, chosen)
     total = session.exec(select(func.count()).select_from(AuditEntry).where(*conditions)).one()
@@ -86,7 +86,7 @@ def audit_page(session: Session, event_id: int, chosen: AuditFilter, number: int
                           .order_by(col(AuditEntry.actor))).all()
     rounds = session.exec(select(Round.number).where(Round.event_id == event_id).order_by(col(Round.number))).all()
     return AuditPage(entries, page, chosen, list(actors), [int(r) for r in rounds],
-                     describe_page(session, event_id, entries))
+                     describe_page(session, event_id, entries, show_emails))
 
 
 
@@ -109,6 +109,9 @@ class _Context:
     tables: dict[int, tuple[int, int]]
     #: player id → name
     players: dict[int, str]
+    #: whether the reader may see players' e-mail addresses (organizers and owners); for anyone
+    #: else an e-mail change is told without its addresses
+    show_emails: bool = True
 
     def where(self, entry: AuditEntry) -> str:
         """"Round 1, Table 2" for the entry's table; the table's number alone when its round is gone."""
@@ -126,7 +129,7 @@ class _Context:
         return _("a removed player")
 
 
-def _context(session: Session, event_id: int, entries: Sequence[AuditEntry]) -> _Context:
+def _context(session: Session, event_id: int, entries: Sequence[AuditEntry], show_emails: bool = True) -> _Context:
     from organizer.core.models import Player
 
     table_ids = {entry.table_id for entry in entries if entry.table_id is not None}
@@ -138,7 +141,7 @@ def _context(session: Session, event_id: int, entries: Sequence[AuditEntry]) -> 
         tables = {int(table_id): (int(rnd), int(table)) for table_id, rnd, table in rows if table_id is not None}
     players = {int(pid): str(name) for pid, name in session.exec(
         select(Player.id, Player.name).where(Player.event_id == event_id)).all() if pid is not None}
-    return _Context(tables, players)
+    return _Context(tables, players, show_emails)
 
 
 #: The settings an entry may name, by key, as the forms label them.
@@ -168,7 +171,11 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def _changes(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[str]:
+#: values only organizers may read: a judge is told that they changed, not what they are
+_PRIVATE = frozenset({"email"})
+
+
+def _changes(old: dict[str, Any] | None, new: dict[str, Any] | None, show_private: bool = True) -> list[str]:
     """One line per changed setting: "Name: Spring Open → Spring Open II"."""
     old, new = old or {}, new or {}
     lines = []
@@ -176,6 +183,9 @@ def _changes(old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[str
         if old.get(key) == new.get(key):
             continue
         label = _(_SETTING_LABELS[key]) if key in _SETTING_LABELS else key
+        if key in _PRIVATE and not show_private:
+            lines.append(_("%(setting)s changed.", setting=label))
+            continue
         before, after = old.get(key), new.get(key)
         if key == "language":  # each language named in itself, as the form lists them
             before, after = LANGUAGES.get(str(before), before), LANGUAGES.get(str(after), after)
@@ -277,7 +287,8 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
     if action == "player.removed":
         return line(_("%(name)s removed from the event.", name=player))
     if action == "player.edited":
-        return line(_("Details of %(name)s corrected.", name=str(old.get("name") or player)), _changes(old, new))
+        return line(_("Details of %(name)s corrected.", name=str(old.get("name") or player)),
+                    _changes(old, new, context.show_emails))
     if action == "round.proposed":
         tables = [table for table in _items(new.get("tables")) if isinstance(table, list)]
         details = [_("Table %(table)d: %(players)s", table=number, players=", ".join(context.name(pid) for pid in table))
@@ -342,12 +353,14 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
         return line(_("Seat %(seat)d at %(table)s given back to %(name)s.", seat=_int(new.get("seat")), table=where,
                       name=player))
     # a kind written by a newer version, or imported: its name and values, readable
-    return line(_("Change: %(kind)s", kind=action), _changes(old, new) if old else
-                [_("%(setting)s: %(value)s", setting=key, value=_value(value)) for key, value in new.items()])
+    return line(_("Change: %(kind)s", kind=action), _changes(old, new, context.show_emails) if old else
+                [_("%(setting)s: %(value)s", setting=key, value=_value(value)) for key, value in new.items()
+                 if context.show_emails or key not in _PRIVATE])
 
 
-def describe_page(session: Session, event_id: int, entries: Sequence[AuditEntry]) -> list[AuditLine]:
-    context = _context(session, event_id, entries)
+def describe_page(session: Session, event_id: int, entries: Sequence[AuditEntry],
+                  show_emails: bool = True) -> list[AuditLine]:
+    context = _context(session, event_id, entries, show_emails)
     return [describe(entry, context) for entry in entries]
 
 

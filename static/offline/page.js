@@ -9,7 +9,8 @@
 //   or drop it; nothing is overwritten without that choice;
 // - the round's and the tables' pages linked from the page in view are kept for offline use;
 // - signing out asks first when entries are unsent, then empties the kept pages and the queue;
-//   a page of another account, or of nobody, empties the kept pages too.
+//   a page of another account, or of nobody, empties the kept pages too, and so does any answer of
+//   the server saying the session ended (a refresh, a background fetch, a result sent).
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -99,6 +100,12 @@
   function meta(name) { return run("meta", "readonly", function (s) { return s.get(name); }); }
   function setMeta(name, value) { return run("meta", "readwrite", function (s) { return s.put(value, name); }); }
   function clearPages() { return window.caches ? caches.delete(PAGES_CACHE) : Promise.resolve(); }
+  // Any answer of the server saying this tablet's session is over (ended there, expired, the
+  // account disabled) empties the kept pages at once: they must not be shown offline afterwards.
+  function sessionOver(response) {
+    return response.status === 401 || response.type === "opaqueredirect" ||
+      (response.redirected && new URL(response.url).pathname.slice(-8) === "/sign-in");
+  }
 
   function csrfToken() {
     try {
@@ -210,6 +217,7 @@
     });
   }
   function answered(entry, response) {
+    if (sessionOver(response)) { clearPages(); }
     if (response.status === 200 && response.headers.get("HX-Redirect")) {
       return forget(entry.key).then(function () {
         say(t("Sent and saved: %(label)s.", { label: entry.label }), "ok");
@@ -407,6 +415,7 @@
             var date = kept && Date.parse(kept.headers.get("Date") || "");
             if (kept && Date.now() - date < PREFETCH_FRESH_MS) { return null; }
             return fetch(url, { credentials: "same-origin" }).then(function (response) {
+              if (sessionOver(response)) { return clearPages().then(function () { throw new Error("signed out"); }); }
               var type = response.headers.get("Content-Type") || "";
               if (response.ok && !response.redirected && type.indexOf("text/html") === 0) { return cache.put(url, response); }
               return null;
@@ -488,6 +497,10 @@
       });
     });
   }, true);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (xhr && xhr.status === 401) { clearPages(); }  // a refresh of the page in view, after the session ended
+  });
   window.addEventListener("online", function () { flush(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
   setInterval(flush, RETRY_MS);

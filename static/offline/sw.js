@@ -6,7 +6,9 @@
 // What it never does: answer a POST (it does not look at anything but GET), keep a page that is
 // not a round's or a table's page, or keep an answer that was a redirect (signed out) or an error.
 // The queue of results entered offline lives in IndexedDB and is sent by the pages
-// (static/offline/page.js), which also empty this cache at sign-out or when another account signs in.
+// (static/offline/page.js), which also empty this cache at sign-out, when another account signs in,
+// and at any answer saying the session ended; this worker empties it when a kept page's answer
+// says so.
 "use strict";
 
 var SHELL_VERSION = "__SHELL_VERSION__";
@@ -36,6 +38,12 @@ function keepable(response) {
   return response.ok && !response.redirected && response.type === "basic" && type.indexOf("text/html") === 0;
 }
 
+function signedOut(response) {
+  // A round's or a table's page answers with a redirect (to the sign-in page) or 401 only
+  // when the request's session is over.
+  return response.type === "opaqueredirect" || response.redirected || response.status === 401;
+}
+
 function kept(request) {
   return caches.open(PAGES_CACHE).then(function (cache) { return cache.match(request.url); });
 }
@@ -48,6 +56,10 @@ function tablePage(request) {
     if (keepable(response)) {
       var copy = response.clone();
       caches.open(PAGES_CACHE).then(function (cache) { return cache.put(request.url, copy); });
+    } else if (signedOut(response)) {
+      // The session this tablet kept the pages under has ended on the server: none of them
+      // may be shown offline any more, whoever holds the tablet.
+      return caches.delete(PAGES_CACHE).then(function () { return response; });
     }
     return response;
   });

@@ -4,6 +4,7 @@ out."""
 from __future__ import annotations
 
 import shutil
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from werkzeug.security import generate_password_hash
 
 from organizer.accounts import service as accounts
 from organizer.core.errors import InputError
-from organizer.core.models import AccountSession, Organizer, Role
+from organizer.core.models import AccountSession, Organizer, Role, SignInAttempt
 from tests.fixtures.organizer import HX, PASSWORD, error_beside, sign_in
 
 PROTECTED_GETS = ["/", "/events/new", "/events/1", "/events/1/edit", "/events/1/players",
@@ -175,9 +176,81 @@ def test_twenty_wrong_names_from_one_address_do_not_block_a_known_device(app: Fl
     guesser = _address(app.test_client(), "192.0.2.20")
     for attempt in range(20):
         assert sign_in(guesser, f"guess{attempt}", "password1").status_code in (422, 429)
-    newcomer = _address(app.test_client(), "192.0.2.20")
-    assert sign_in(newcomer).status_code == 429, "unknown browsers at that address are slowed"
-    assert sign_in(device).status_code == 302, "a known device there is not"
+    assert sign_in(guesser, "guess3", "password1").status_code == 429, "each guessed name waits"
+    assert sign_in(device).status_code == 302, "a known device there is not slowed"
+
+
+def _backdate_failures(session: Session, by: timedelta) -> None:
+    """As if ``by`` had passed since every failure so far: the waits the guesser sits out."""
+    for attempt in session.exec(select(SignInAttempt)).all():
+        attempt.at = attempt.at - by
+        session.add(attempt)
+    session.commit()
+
+
+def test_guesses_from_many_addresses_never_keep_the_person_out_of_a_new_browser(
+        app: Flask, session: Session, organizer_account: Organizer) -> None:
+    """Eleven addresses, 31 failures at the name, then one guess from each every time its wait runs
+    out: the person, on a browser never used before at an address of their own, signs in with the
+    right password every time, while each guesser's address is refused."""
+    guessers = [_address(app.test_client(), f"198.18.0.{n}") for n in range(1, 12)]
+    failures = 0
+    for guesser in guessers:
+        for _ in range(3):
+            if failures < 31:
+                assert sign_in(guesser, password=f"guess{failures}").status_code == 422
+                failures += 1
+    assert failures == 31
+    for wave in range(6):
+        for guesser in guessers:
+            assert sign_in(guesser, password=f"wave{wave}").status_code in (422, 429)
+        assert all(sign_in(guesser).status_code == 429 for guesser in guessers), "every guesser waits"
+        owner = _address(app.test_client(), f"203.0.113.{wave + 1}")
+        assert sign_in(owner).status_code == 302, f"the person is let in on a new browser (wave {wave})"
+        owner.post("/sign-out")
+        _backdate_failures(session, timedelta(minutes=15))
+
+
+def test_a_name_guessed_from_many_addresses_gives_each_new_address_two_tries(
+        app: Flask, organizer_account: Organizer) -> None:
+    for n in range(11):
+        guesser = _address(app.test_client(), f"198.18.1.{n}")
+        for attempt in range(3):
+            sign_in(guesser, password=f"guess{attempt}")
+    newcomer = _address(app.test_client(), "198.18.1.200")
+    assert sign_in(newcomer, password="guess-a").status_code == 422
+    response = sign_in(newcomer, password="guess-b")
+    assert response.status_code == 422 and "15 minutes" in response.text
+    assert sign_in(newcomer).status_code == 429, "under pressure the third try waits the longest wait"
+
+
+def test_thirty_failures_from_a_shared_address_do_not_refuse_the_other_people_there(
+        app: Flask, session: Session, organizer_account: Organizer) -> None:
+    """A venue's Wi-Fi: one guest fails 30 times and more over many names; every other person
+    there signs in from a browser never used before, and the guest's guessed names wait."""
+    accounts.create_organizer(session, "Olive", PASSWORD, role=Role.OWNER)
+    guest = _address(app.test_client(), "192.0.2.99")
+    for attempt in range(34):
+        assert sign_in(guest, f"guess{attempt % 12}", "password1").status_code in (422, 429)
+    assert sign_in(guest, "guess1", "password1").status_code == 429
+    for name in ("Tess", "Olive"):
+        newcomer = _address(app.test_client(), "192.0.2.99")
+        assert sign_in(newcomer, name).status_code == 302, f"{name} is let in at the shared address"
+
+
+def test_a_reset_link_makes_its_browser_a_known_device(app: Flask, session: Session,
+                                                       organizer_account: Organizer) -> None:
+    """The way in for a person whose own name is being guessed from their own address."""
+    guesser = _address(app.test_client(), "192.0.2.77")
+    for attempt in range(4):
+        sign_in(guesser, password=f"guess{attempt}")
+    assert sign_in(_address(app.test_client(), "192.0.2.77")).status_code == 429
+    link = accounts.reset_link(session, organizer_account, "Olive").token
+    browser = _address(app.test_client(), "192.0.2.77")
+    response = browser.post(f"/welcome/{link}", data={"password": "a new password", "confirm": "a new password"})
+    assert response.status_code == 302 and browser.get_cookie("arboretum_device") is not None
+    browser.post("/sign-out")
+    assert sign_in(browser, password="a new password").status_code == 302
 
 
 def test_a_known_devices_own_failures_slow_it_down(app: Flask, organizer_account: Organizer) -> None:
@@ -293,3 +366,11 @@ def test_the_migration_gives_existing_accounts_their_name_key(tmp_path: Path, sq
         assert found is not None and found.name == "Émile"
         assert {a.name: a.name_key for a in db.exec(select(Organizer)).all()}["Ünal"] == "ünal"
     engine.dispose()
+
+
+def test_a_refresh_after_the_session_ended_leads_back_to_its_page_not_the_fragment(client: FlaskClient) -> None:
+    response = client.get("/events/1/rounds/1?part=grid", headers={
+        "HX-Request": "true", "HX-Current-URL": "http://venue.local/events/1/rounds/1?page=2"})
+    assert response.status_code == 401
+    target = response.headers["HX-Redirect"]
+    assert target.startswith("/sign-in?next=") and "part" not in target and "rounds/1?page%3D2" in target

@@ -260,6 +260,18 @@ def test_behind_a_proxy_each_forwarded_address_has_its_own_limit(database_url: s
     app.extensions["db_engine"].dispose()
 
 
+def test_a_client_reaching_the_server_past_the_proxy_cannot_name_its_own_address(database_url: str,
+                                                                               tmp_path: Path) -> None:
+    app = fast_sqlite(make_app(database_url, tmp_path, PROXY_FIX=True, PRACTICE_PER_ADDRESS=2))
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "192.0.2.50"  # not the proxy's hop
+    statuses = [client.post("/practice", data=SOLO, headers={"X-Forwarded-For": f"198.51.100.{n}"}).status_code
+                for n in range(5)]
+    assert statuses == [302, 302, 429, 429, 429], "one client posing as five addresses"
+    assert set(app.extensions["practice_gate"].refused_until) == {"192.0.2.50"}
+    app.extensions["db_engine"].dispose()
+
+
 def test_a_refusal_never_asks_for_more_than_the_window(limited: Flask) -> None:
     """A request that read the clock just before another started the window (two at the same
     instant, as the test across workers sends them) sees the window's end a little more than a

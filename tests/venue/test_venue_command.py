@@ -94,6 +94,26 @@ def test_a_taken_port_is_refused_with_advice(app: Flask) -> None:
     assert f"Port {port} on 127.0.0.2 is already taken" in result.output and "--port" in result.output
 
 
+@pytest.mark.parametrize("behind_proxy", [False, True])
+def test_forwarded_headers_are_trusted_only_behind_the_proxy_on_loopback(
+        app: Flask, monkeypatch: pytest.MonkeyPatch, behind_proxy: bool) -> None:
+    """A PROXY_FIX left in the environment must not follow the venue command onto the venue
+    network; behind Caddy it listens on loopback only."""
+    started: list[tuple[list[str], dict[str, str]]] = []
+    monkeypatch.setenv("ORGANIZER_PROXY_FIX", "1")
+    monkeypatch.setattr(os, "execve", lambda _path, command, env: started.append((command, env)))
+    port = _free_port("127.0.0.1")
+    args = ["venue", "--address", "127.0.0.2", "--port", str(port)] + (["--behind-proxy"] if behind_proxy else [])
+    result = app.test_cli_runner().invoke(args=args)
+    assert result.exit_code == 0, result.output
+    [(command, env)] = started
+    bind = command[command.index("-b") + 1]
+    if behind_proxy:
+        assert bind == f"127.0.0.1:{port}" and env["ORGANIZER_PROXY_FIX"] == "1"
+    else:
+        assert bind == f"127.0.0.2:{port}" and env["ORGANIZER_PROXY_FIX"] == "0"
+
+
 def test_a_foreign_address_is_refused(app: Flask) -> None:
     result = app.test_cli_runner().invoke(args=["venue", "--address", "127.0.0.300"])
     assert result.exit_code == 2 and "not an IPv4 address" in result.output

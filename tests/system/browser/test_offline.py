@@ -230,3 +230,38 @@ def test_a_live_seat_says_reconnecting_and_recovers(empty_server: ServerProcess,
     shot(phone, "33-live-reconnecting")
     phone.context.set_offline(False)
     expect(phone.get_by_text("Reconnecting")).to_have_count(0, timeout=10_000)
+
+
+def test_a_tablet_whose_session_ended_empties_its_kept_pages_at_its_next_contact(
+        empty_server: ServerProcess, new_device: Any, tmp_path: Path) -> None:
+    """A result saved offline on a table's page (which does not refresh itself); meanwhile the
+    tablet's session is ended on the server (signed out everywhere from another device, the
+    account disabled, the idle limit passed). Sending the result when the connection returns is
+    the tablet's next contact: it is told to sign in again, and from then on nothing of the event
+    is shown offline. The unsent entry stays, to be sent after signing in again."""
+    base = empty_server.url
+    tablet = new_device(TABLET)
+    event = first_run_and_event(tablet, base)
+    import_and_check_in(tablet)
+    seat_and_publish(tablet, base, event)
+    round_page = f"/events/{event}/rounds/1"
+    tablet.goto(f"{base}{round_page}/tables/1")
+    wait_until_kept(tablet, f"{round_page}/tables/1?mode=totals&edit=1")
+    tablet.goto(f"{base}{round_page}/tables/1?mode=totals&edit=1")
+    wait_until_kept(tablet, round_page, f"{round_page}/tables/1?mode=totals&edit=1")
+
+    tablet.context.set_offline(True)
+    fill_totals(tablet, [41, 36, 30, 22])
+    tablet.get_by_role("button", name="Save result").click()
+    expect(tablet.locator("#offline-count")).to_have_text("1 not sent yet")
+    with sqlite3.connect(tmp_path / "organizer.sqlite3") as db:
+        db.execute("UPDATE accountsession SET ended_at = CURRENT_TIMESTAMP")
+    tablet.context.set_offline(False)
+    expect(tablet.locator("#offline-queue")).to_contain_text("Sign in again to send it", timeout=30_000)
+    tablet.wait_for_timeout(500)
+    assert kept_pages(tablet) == [], "the session's end empties the kept pages"
+
+    tablet.context.set_offline(True)
+    tablet.goto(f"{base}{round_page}")
+    expect(tablet.get_by_role("heading", name="Round 1")).to_have_count(0)
+    expect(tablet.locator("body")).not_to_contain_text("Table 1")

@@ -7,10 +7,13 @@ Set by environment variables (the fault tests start the server with them):
   Nth commit (written to the database file inside the open transaction), or right after its
   Nth commit, touches ``FAULT_MARKER`` and sleeps, so the
   test can SIGKILL the server at exactly that moment;
-- ``FAULT_SQLITE_TIMEOUT``: seconds SQLite waits for a lock (the app waits 30 s; a test of a
+- ``FAULT_SQLITE_TIMEOUT``: seconds SQLite waits for a lock (the app waits 10 s; a test of a
   locked database should not);
 - ``FAULT_MAX_PAGE_COUNT``: SQLite's ``max_page_count`` on every connection, a full disk where
-  no small filesystem can be mounted.
+  no small filesystem can be mounted;
+- ``FAULT_CLOSE_RAISES`` (regex): closing the database session of a request to a matching path
+  raises the error a PostgreSQL restart gives (the connection closed under the request), after
+  the response is made.
 
 Nothing else differs from ``organizer.create_app``."""
 
@@ -24,6 +27,7 @@ from typing import Any
 
 from flask import Flask, g, has_request_context, request
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 import organizer.core.db
@@ -41,6 +45,21 @@ def _pause_hook(kind: str, nth: int, pattern: re.Pattern[str], marker: Path) -> 
             time.sleep(120)  # killed here
 
     return hook
+
+
+def _close_raises(app: Flask, pattern: re.Pattern[str]) -> None:
+    real_close = Session.close
+
+    @app.before_request
+    def mark() -> None:
+        g.fault_close_raises = bool(pattern.search(request.path))
+
+    def close(self: Session) -> None:
+        real_close(self)
+        if g and g.pop("fault_close_raises", False):
+            raise OperationalError("ROLLBACK", {}, Exception("server closed the connection unexpectedly"))
+
+    Session.close = close  # type: ignore[method-assign]
 
 
 def create_app() -> Flask:
@@ -61,6 +80,10 @@ def create_app() -> Flask:
 
     organizer.core.db.make_engine = make_engine  # type: ignore[assignment]
     app = create_real_app()
+
+    close_raises = os.environ.get("FAULT_CLOSE_RAISES")
+    if close_raises:
+        _close_raises(app, re.compile(close_raises))
 
     pause_at = os.environ.get("FAULT_PAUSE_AT")
     if pause_at:
