@@ -1,20 +1,24 @@
-"""Live tables under load: 100 tables x 4 seats polling once a second against the production
-server (gunicorn), with its own load generator on loopback.
+"""Live tables under load: 100 tables x 4 seats, each with its stream open and polling once a
+second besides, against the production server (gunicorn), with its own load generator on loopback.
 
 Run: .venv/bin/python bench/bench_live.py [--tables 100] [--seconds 30] [--workers 3] [--threads 8]
-     [--database-url postgresql+psycopg://...] [--servers 2 --caddy] [--write]
+     [--worker-class gevent|gthread] [--database-url postgresql+psycopg://...] [--servers 2 --caddy] [--write]
 
 1. Sets up an event in a fresh database (SQLite in a temporary directory, or ``--database-url``,
    emptied first): 4 x ``--tables`` players, round 1 a draft at 4-player tables, published, the
    tables dealt.
-2. Starts ``gunicorn -w W -k gthread --threads T 'organizer:create_app()'`` on a loopback port;
-   with ``--servers N`` (PostgreSQL only) N such servers, each with its own instance folder and
-   port and no shared secret but the database; with ``--caddy`` Caddy in front of them on its own
-   port (round robin, health checks on ``/health``, as deploy/Caddyfile.domain), and every
-   request of the load goes through Caddy.
-3. Polling phase (``--seconds``): every seat keeps one HTTP/1.1 keep-alive connection and asks
+2. Starts ``gunicorn -c python:organizer.live_gunicorn -w W`` on a loopback port (gevent workers;
+   ``--worker-class gthread`` runs the threaded workers, where pages only poll); with
+   ``--servers N`` (PostgreSQL only) N such servers, each with its own instance folder and port and
+   no shared secret but the database; with ``--caddy`` Caddy in front of them on its own port (round
+   robin, health checks on ``/health``, as deploy/Caddyfile.domain), and every request of the load
+   goes through Caddy.
+3. Live phase (``--seconds``): every seat keeps one HTTP/1.1 keep-alive connection and asks
    ``/play/<token>/changed?since=N`` once a second (start times spread over the first second),
-   as the seat page's HTMX poll does; a 200 carries the new screen and its version. Meanwhile
+   as the seat page's HTMX poll does; a 200 carries the new screen and its version. Under gevent
+   every seat also keeps its stream (``/play/<token>/events``) open, and when the stream says a
+   version newer than its screen's, asks for its screen at once (``…&pushed=M``), on the poll's
+   connection, as the page does. Meanwhile
    ``--pickers`` tables play picks through the seat forms (page, then the pick with its nonce,
    stamp and CSRF token), and for each pick round the time from the last seat's pick to the
    moment every seat's poll has shown the reveal is measured.
@@ -40,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -163,18 +168,51 @@ class Reveal:
 
 
 class Bench:
-    def __init__(self, port: int, seats: list[Seat], seconds: float) -> None:
+    def __init__(self, port: int, seats: list[Seat], seconds: float, push: bool = False) -> None:
         self.port = port
         self.seats = seats
         self.seconds = seconds
+        self.push = push
         self.polls = Stats()
+        self.pushed = Stats()
+        self.streams_open = 0
+        self.stream_errors: list[str] = []
+        self.connections: dict[str, Connection] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.memory: Callable[[], float] | None = None
+        self.rss_connected = 0.0
         self.pick_requests = Stats()
         self.reveals: dict[int, Reveal] = {}
         self.reveal_times: list[float] = []
         self.end = 0.0
 
+    async def ask(self, seat: Seat, stats: Stats, pushed: str = "") -> None:
+        """The seat's poll (or, told by its stream, its poll with the mark it was told), on the
+        seat's one connection, one request at a time as htmx queues them."""
+        conn = self.connections[seat.token]
+        async with self.locks[seat.token]:
+            began = time.perf_counter()
+            path = f"/play/{seat.token}/changed?since={seat.version}" + (f"&pushed={pushed}" if pushed else "")
+            try:
+                status, body = await conn.request("GET", path, headers={"HX-Request": "true"})
+            except Exception as exc:  # noqa: BLE001 - counted as an error
+                stats.errors.append(f"{type(exc).__name__}: {exc}")
+                return
+            done = time.perf_counter()
+            stats.add(status, done - began)
+            if status == 200:
+                match = VERSION.search(body)
+                if match and int(match.group(1)) >= seat.version:
+                    seat.version = int(match.group(1))
+                    seat.html = body
+                    seat.cookie = conn.cookie
+                    self.saw(seat, done)
+            elif status != 204:
+                stats.errors.append(f"status {status}")
+
     async def poller(self, seat: Seat, start: float) -> None:
-        conn = Connection(self.port)
+        conn = self.connections[seat.token] = Connection(self.port)
+        self.locks[seat.token] = asyncio.Lock()
         conn.cookie = seat.cookie
         next_at = start + random.random()
         try:
@@ -184,28 +222,47 @@ class Bench:
                     await asyncio.sleep(delay)
                 if time.perf_counter() >= self.end:
                     return
-                began = time.perf_counter()
-                try:
-                    status, body = await conn.request("GET", f"/play/{seat.token}/changed?since={seat.version}",
-                                                      headers={"HX-Request": "true"})
-                except Exception as exc:  # noqa: BLE001 - counted as an error
-                    self.polls.errors.append(f"{type(exc).__name__}: {exc}")
-                    next_at += 1.0
-                    continue
-                done = time.perf_counter()
-                self.polls.add(status, done - began)
-                if status == 200:
-                    match = VERSION.search(body)
-                    if match and int(match.group(1)) >= seat.version:
-                        seat.version = int(match.group(1))
-                        seat.html = body
-                        seat.cookie = conn.cookie
-                        self.saw(seat, done)
-                elif status != 204:
-                    self.polls.errors.append(f"status {status}")
+                await self.ask(seat, self.polls)
                 next_at += 1.0
         finally:
             await conn.close()
+
+    async def stream(self, seat: Seat) -> None:
+        """The seat's EventSource: a version newer than the screen's is asked for at once."""
+        await asyncio.sleep(random.random())
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        except OSError as exc:
+            self.stream_errors.append(f"{type(exc).__name__}: {exc}")
+            return
+        try:
+            writer.write(f"GET /play/{seat.token}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         "Accept: text/event-stream\r\n\r\n".encode())
+            await writer.drain()
+            status = await asyncio.wait_for(reader.readuntil(b"\r\n"), REQUEST_TIMEOUT)
+            if b" 200 " not in status:
+                self.stream_errors.append(f"stream answered {status!r}")
+                return
+            self.streams_open += 1
+            while True:
+                left = self.end - time.perf_counter()
+                if left <= 0:
+                    return
+                try:
+                    line = await asyncio.wait_for(reader.readline(), left)
+                except TimeoutError:
+                    return
+                if not line:
+                    self.stream_errors.append("a stream ended early")
+                    return
+                if line.startswith(b"data: "):
+                    mark = line[len(b"data: "):].strip().decode()
+                    if int(mark.rstrip("b")) > seat.version and seat.token in self.connections:
+                        asyncio.get_running_loop().create_task(self.ask(seat, self.pushed, mark))
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:
+            self.stream_errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            writer.close()
 
     def saw(self, seat: Seat, at: float) -> None:
         reveal = self.reveals.get(seat.table)
@@ -237,9 +294,13 @@ class Bench:
                     body = b"&".join(f"{k}=".encode() + _quote(v) for k, v in form.items())
                     conn.cookie = seat.cookie
                     last_sent = time.perf_counter()
-                    status, answer = await conn.request(
-                        "POST", f"/play/{seat.token}/act", body,
-                        {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+                    try:
+                        status, answer = await conn.request(
+                            "POST", f"/play/{seat.token}/act", body,
+                            {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+                    except Exception as exc:  # noqa: BLE001 - counted as an error; the table stops
+                        self.pick_requests.errors.append(f"pick {type(exc).__name__}: {exc}")
+                        return
                     self.pick_requests.add(status, time.perf_counter() - last_sent)
                     if status != 200:
                         self.pick_requests.errors.append(f"pick status {status}: {answer[:200]!r}")
@@ -287,13 +348,22 @@ class Bench:
         start = time.perf_counter()
         self.end = start + self.seconds
         tasks = [asyncio.create_task(self.poller(seat, start)) for seat in self.seats]
+        if self.push:
+            tasks += [asyncio.create_task(self.stream(seat)) for seat in self.seats]
         by_table: dict[int, list[Seat]] = {}
         for seat in self.seats:
             by_table.setdefault(seat.table, []).append(seat)
         for table in list(by_table)[:pickers]:
             tasks.append(asyncio.create_task(self.picker(sorted(by_table[table], key=lambda s: s.position), start,
                                                          pick_rounds)))
+        tasks.append(asyncio.create_task(self.sample_memory()))
         await asyncio.gather(*tasks)
+
+    async def sample_memory(self) -> None:
+        """The server's memory while every seat is connected (two seconds before the end)."""
+        await asyncio.sleep(max(0.0, self.end - 2.0 - time.perf_counter()))
+        if self.memory is not None:
+            self.rss_connected = self.memory()
 
 
 def _quote(value: bytes | str) -> bytes:
@@ -376,8 +446,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(database_url: str, instance: Path, port: int, workers: int, threads: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DATABASE_URL": database_url, "ORGANIZER_INSTANCE_PATH": str(instance)}
+def start_server(database_url: str, instance: Path, port: int, workers: int, threads: int,
+                 worker_class: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DATABASE_URL": database_url, "ORGANIZER_INSTANCE_PATH": str(instance),
+           "ORGANIZER_WORKER_CLASS": worker_class}
     # the documented production command (organizer/live_gunicorn.py), with the benchmark's sizes
     command = [str(Path(sys.executable).parent / "gunicorn"), "-c", "python:organizer.live_gunicorn",
                "-w", str(workers), "--threads", str(threads), "-b", f"127.0.0.1:{port}", "--log-level", "warning",
@@ -445,12 +517,30 @@ def server_cpu_seconds(master: int) -> float:
     return total
 
 
+def server_rss_mb(master: int) -> float:
+    """Resident memory of the gunicorn master and its workers (Linux /proc), in MB."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            ppid = int(re.search(r"PPid:\s+(\d+)", status).group(1))  # type: ignore[union-attr]
+            rss = re.search(r"VmRSS:\s+(\d+) kB", status)
+        except (OSError, AttributeError):
+            continue
+        if (int(entry.name) == master or ppid == master) and rss:
+            total += int(rss.group(1))
+    return total / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent")
     parser.add_argument("--pickers", type=int, default=20, help="tables that play picks during the run")
     parser.add_argument("--pick-rounds", type=int, default=5)
     parser.add_argument("--database-url", default="", help="PostgreSQL to use (emptied first!); default SQLite")
@@ -480,17 +570,21 @@ def main() -> None:
     for folder in instances[1:]:
         folder.mkdir()
     ports = [free_port() for _ in instances]
+    push = args.worker_class == "gevent"
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        processes.extend(start_server(database_url, folder, port, args.workers, args.threads)
+        processes.extend(start_server(database_url, folder, port, args.workers, args.threads, args.worker_class)
                          for folder, port in zip(instances, ports, strict=True))
+        servers_only = list(processes)
         port = ports[0]
         if args.caddy:
             port = free_port()
             processes.append(start_caddy(ports, port, work))
-        bench = Bench(port, seats, args.seconds)
+        bench = Bench(port, seats, args.seconds, push)
+        bench.memory = lambda: sum(server_rss_mb(server.pid) for server in servers_only)
         load_before = os.getloadavg()[0]
         cpu_before = os.times()
+        rss_before = sum(server_rss_mb(server.pid) for server in servers_only)
         server_before = sum(server_cpu_seconds(process.pid) for process in processes)
         asyncio.run(bench.run(args.pickers, args.pick_rounds))
         server_cpu = sum(server_cpu_seconds(process.pid) for process in processes) - server_before
@@ -509,34 +603,44 @@ def main() -> None:
 
     polls = bench.polls
     generator_cpu = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
+    seconds_total = args.seconds
+    requests = len(polls.latencies) + len(bench.pushed.latencies) + len(bench.pick_requests.latencies)
     servers = f"{args.servers} servers, each " if args.servers > 1 else "server: "
     proxy = "; the load through Caddy (round robin)" if args.caddy else ""
     lines = [
         f"database: {'PostgreSQL' if args.database_url else 'SQLite'}; {servers}gunicorn -c python:organizer.live_gunicorn "
-        f"-w {args.workers} --threads {args.threads} (gthread, preloaded){proxy}; "
-        f"{args.tables} tables x 4 seats polling once a second for {args.seconds:.0f} s; "
-        f"{args.pickers} tables picking meanwhile",
-        f"polls: {len(polls.latencies)} answered ({len(polls.latencies) / args.seconds:.0f}/s), statuses {polls.statuses}, "
-        f"errors {len(polls.errors)}",
-        f"poll latency ms: p50 {percentile(polls.latencies, .5) * 1000:.1f}, p95 {percentile(polls.latencies, .95) * 1000:.1f}, "
-        f"p99 {percentile(polls.latencies, .99) * 1000:.1f}, max {max(polls.latencies, default=0) * 1000:.1f}",
+        f"-w {args.workers} ({args.worker_class}{'' if push else f', {args.threads} threads'}, preloaded){proxy}; "
+        f"{args.tables} tables x 4 seats {'with a stream open each and ' if push else ''}polling once a second "
+        f"for {args.seconds:.0f} s; {args.pickers} tables picking meanwhile",
+        f"streams: {bench.streams_open} opened, errors {len(bench.stream_errors)}; polls a stream prompted: "
+        f"{len(bench.pushed.latencies)}, p50 {percentile(bench.pushed.latencies, .5) * 1000:.1f} ms, "
+        f"p95 {percentile(bench.pushed.latencies, .95) * 1000:.1f} ms, errors {len(bench.pushed.errors)}"
+        if push else "streams: none (threaded workers: the pages poll only)",
+        f"fallback polls: {len(polls.latencies)} answered ({len(polls.latencies) / args.seconds:.0f}/s), statuses "
+        f"{polls.statuses}, errors {len(polls.errors)}",
+        f"fallback poll latency ms: p50 {percentile(polls.latencies, .5) * 1000:.1f}, p95 "
+        f"{percentile(polls.latencies, .95) * 1000:.1f}, p99 {percentile(polls.latencies, .99) * 1000:.1f}, max "
+        f"{max(polls.latencies, default=0) * 1000:.1f}",
         f"picks: {len(bench.pick_requests.latencies)}, p50 "
         f"{percentile(bench.pick_requests.latencies, .5) * 1000:.1f} ms, p95 "
         f"{percentile(bench.pick_requests.latencies, .95) * 1000:.1f} ms, errors {len(bench.pick_requests.errors)}",
         f"last pick to every seat showing the reveal: {len(bench.reveal_times)} reveals, median "
-        f"{statistics.median(bench.reveal_times) if bench.reveal_times else float('nan'):.2f} s, max "
-        f"{max(bench.reveal_times, default=float('nan')):.2f} s",
+        f"{statistics.median(bench.reveal_times) if bench.reveal_times else float('nan'):.2f} s, p95 "
+        f"{percentile(bench.reveal_times, .95):.2f} s, max {max(bench.reveal_times, default=float('nan')):.2f} s",
         f"trivial endpoint /healthz, 32 connections closed loop, same {'proxy' if args.caddy else 'server'}: "
         f"{len(base.latencies) / 5.0:.0f} req/s, "
         f"p50 {percentile(base.latencies, .5) * 1000:.1f} ms, errors {len(base.errors)}",
-        f"server{'s and proxy' if args.caddy else ''} CPU {server_cpu:.1f} s over the polling phase (incl. warm-up), "
-        f"{server_cpu / max(1, len(polls.latencies) + len(bench.pick_requests.latencies)) * 1000:.2f} ms a request; "
-        f"load generator CPU {generator_cpu:.1f} s; load average before {load_before:.1f}; "
+        f"server{'s and proxy' if args.caddy else ''} CPU {server_cpu:.1f} s over the live phase (incl. warm-up), "
+        f"{server_cpu / max(1, requests) * 1000:.2f} ms a request, "
+        f"{server_cpu / seconds_total / max(1, len(seats)) * 1000:.2f} ms of CPU a second per connected seat; "
+        f"server memory with every seat connected {bench.rss_connected:.0f} MB "
+        f"({bench.rss_connected * 1024 / max(1, len(seats)):.0f} kB a seat, all included), before the phase "
+        f"{rss_before:.0f} MB; load generator CPU {generator_cpu:.1f} s; load average before {load_before:.1f}; "
         f"{os.cpu_count()} CPUs, Python {platform.python_version()}",
     ]
     for line in lines:
         print(line)
-    for problem in (polls.errors + bench.pick_requests.errors)[:5]:
+    for problem in (polls.errors + bench.pushed.errors + bench.stream_errors + bench.pick_requests.errors)[:5]:
         print("  error:", problem)
     if args.write:
         database = "PostgreSQL" if args.database_url else "SQLite"

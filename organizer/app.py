@@ -32,9 +32,11 @@ from organizer.events import views as events
 from organizer.exchange import views as exchange
 from organizer.live import fastpoll as live_fastpoll
 from organizer.live import pages as live_pages
+from organizer.live import poll as live_poll
 from organizer.live import practice_gate
 from organizer.live import practice_views as practice
 from organizer.live import replay_views as replay
+from organizer.live import stream as live_stream
 from organizer.live import views as live
 from organizer.offline import views as offline
 from organizer.players import views as players
@@ -130,6 +132,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     live_fastpoll.install(app)  # the seats' "changed since N?" answered before Flask
+    live_stream.install(app, lambda: live_poll.board_for(app.extensions["db_engine"]))  # the seats' streams
     live_pages.register_template_globals(app)
     cli.init_app(app)
     return app

@@ -49,6 +49,7 @@ WEB_MODULES = frozenset({
     "organizer.live.pages",  # a seat's screen, shared by live, practice and replay views
     "organizer.live.fastpoll",  # WSGI middleware
     "organizer.live.practice_gate",  # WSGI middleware
+    "organizer.live.stream",  # WSGI middleware
 })
 
 

@@ -18,9 +18,11 @@ from organizer.core.db import get_session
 from organizer.core.pages import render_page
 from organizer.core.public_urls import public_url
 from organizer.core.translate import N_, _
+from organizer.live import stream
 from organizer.live import tables as live_tables
 from organizer.live.games import LiveGame
 from organizer.live.log import ActionRefused, Replayed, refusal
+from organizer.live.poll import since_mark
 from organizer.live.view import Screen, build_screen, compose_action, recent_moves
 
 ALREADY_DONE = N_("That was already done (the same form arrived twice); nothing more was changed.")
@@ -43,6 +45,12 @@ class SeatUrls:
     replay: str | None = None
     #: the POST that plays what bots and the pick timer owe (GETs never change a game)
     tick: str | None = None
+    #: the stream that tells the page of each change (:mod:`organizer.live.stream`), where served
+    stream: str | None = None
+
+
+def push_enabled() -> bool:
+    return stream.streams_enabled(current_app)
 
 
 def selected_card(screen: Screen) -> str:
@@ -72,6 +80,7 @@ def render_seat(replayed: Replayed, seat: int, urls: SeatUrls, title: str, statu
     return render_page("live/seat.html", "live/live_seat.html", status, screen=screen, urls=urls, title=title,
                        has_help=has_help(), q_places=state.game.q_places,
                        nonce=secrets.token_urlsafe(12), version=replayed.version, selected=selected_card(screen),
+                       mark=since_mark(replayed.version, bool(extra.get("bot_seat", False))),
                        message=message, message_kind=message_kind, owed=owed and urls.tick is not None, **extra)
 
 

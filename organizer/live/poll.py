@@ -1,19 +1,23 @@
 """The answer to every device's once-a-second "changed since N?" (and to the public page's
 "changed since this stamp?"), kept cheap and exact.
 
-A poll answers from the database as it is when the poll arrives (so a device that polls after
-another seat's move always sees it, whichever server process stored it), in one round trip:
-each process remembers which table a seat token belongs to (that never changes), and asks only
-for that table's version and the seat's bot flag by the seat's primary key on a connection in autocommit mode with no ping
-before each checkout (a connection the server dropped is retried once instead). A token the
-process does not know yet is looked up with its seat, table, round and event, so a wrong token
-still answers 404.
+Each process remembers which table a seat token belongs to (that never changes) and the table
+versions its notifier (:mod:`organizer.live.push`) holds: the database tells every process of each
+committed change, so an unchanged poll costs no query. When the notifier is not current (not
+connected, a table not known yet, a change of this process's own still on its way back), the poll
+asks the database for that table's version and the seat's bot flag by the seat's primary key, on a
+connection in autocommit mode with no ping before each checkout (a connection the server dropped
+is retried once instead). A token the process does not know yet is looked up with its seat,
+table, round and event, so a wrong token still answers 404. Another process's change reaches this
+one's map as fast as its notification travels (milliseconds); the phone told of it by its stream
+asks with ``pushed`` and is answered from the database.
 
 :func:`seat_now` and :func:`is_current` are the whole answer; :mod:`organizer.live.fastpoll` gives the common "no"
 even earlier, when the table has no pick timer."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import weakref
@@ -26,6 +30,7 @@ from sqlmodel import col
 
 from organizer.core.models import Event, GameTable, Round, Seat
 from organizer.live import log as live_log
+from organizer.live import push
 from organizer.live.games import pick_time_up
 from organizer.live.seats import reachable
 from organizer.live.tables import KIND
@@ -47,6 +52,8 @@ _BY_SEAT = text(
 )
 #: tokens remembered per process (a seat token never moves to another seat or table)
 MAX_TOKENS = 100_000
+#: whether processes keep the versions the database notifies them of (off: every poll asks the database)
+NOTIFY = True
 #: the mark of a seat's screen shown while a bot plays the seat (after its log version)
 BOT_MARK = "b"
 
@@ -77,13 +84,43 @@ def read_since(since: str) -> tuple[int, bool] | None:
 
 
 class VersionBoard:
-    """Per process: seat token -> (seat id, table id), and the version query."""
+    """Per process: seat token -> (seat id, table id, pick timer), and the version: from the
+    process's notifier (:mod:`organizer.live.push`) while it is current, else from the database."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine if engine.dialect.name == "sqlite" else create_engine(
+        # weakly: the board (and its notifier's thread) ends with the app's engine
+        self.source = weakref.ref(engine)
+        self.own_engine = None if engine.dialect.name == "sqlite" else create_engine(
             engine.url, isolation_level="AUTOCOMMIT", pool_size=4, max_overflow=12)
         self.lock = threading.Lock()
-        self.tokens: dict[str, tuple[int, int]] = {}
+        #: token -> seat id, table id, pick timer, when the timer was read
+        self.tokens: dict[str, tuple[int, int, int | None, float]] = {}
+        self._notifier: push.Notifier | None = None
+        self._pid = 0
+
+    @property
+    def engine(self) -> Engine:
+        """What the polls read with: the app's engine on SQLite, an autocommit pool of its own on
+        PostgreSQL."""
+        if self.own_engine is not None:
+            return self.own_engine
+        engine = self.source()
+        assert engine is not None, "the app's engine is gone"
+        return engine
+
+    @property
+    def notifier(self) -> push.Notifier | None:
+        """This process's notifier (a forked worker starts its own), or None when switched off."""
+        if not NOTIFY:
+            return None
+        if self._pid != os.getpid() or (self._notifier is not None and self._notifier.stopping.is_set()):
+            with self.lock:
+                if self._pid != os.getpid() or (self._notifier is not None and self._notifier.stopping.is_set()):
+                    engine = self.source()
+                    if engine is None:
+                        return None
+                    self._notifier, self._pid = push.Notifier(engine), os.getpid()
+        return self._notifier
 
     def _query(self, statement: Any, params: dict[str, Any]) -> list[Any]:
         for attempt in (1, 2):
@@ -95,15 +132,25 @@ class VersionBoard:
                     raise
         return []
 
-    def lookup(self, token: str) -> PollInfo | None:
+    def lookup(self, token: str, fresh: bool = False) -> PollInfo | None:
+        """The seat's table version and bot flag; ``fresh``: read from the database whatever the
+        notifier knows (a phone told of a change asks so, in case this process hears of it later)."""
         if not token or len(token) > 64:
             return None
+        notifier = self.notifier
+        epoch = notifier.begin_read() if notifier is not None else 0
         known = self.tokens.get(token)
         if known is not None:
-            seat_id, table_id = known
+            seat_id, table_id, timer, read_at = known
+            if notifier is not None and not fresh and time.monotonic() - read_at < push.TIMER_SECONDS:
+                mapped = notifier.version(table_id, seat_id)
+                if mapped is not None:
+                    return PollInfo(mapped[0], timer, table_id, mapped[1])
             rows = self._query(_BY_SEAT, {"id": seat_id})
             if rows:
-                return PollInfo(int(rows[0][0]), rows[0][1], table_id, bool(rows[0][2]))
+                info = PollInfo(int(rows[0][0]), rows[0][1], table_id, bool(rows[0][2]))
+                self._remember(token, seat_id, info, epoch)
+                return info
             with self.lock:  # the table went away (its event was deleted)
                 self.tokens.pop(token, None)
             return None
@@ -111,11 +158,18 @@ class VersionBoard:
         if not rows:
             return None
         version, timer, bot, table_id, seat_id = int(rows[0][0]), rows[0][1], bool(rows[0][2]), int(rows[0][3]), int(rows[0][4])
+        info = PollInfo(version, timer, table_id, bot)
+        self._remember(token, seat_id, info, epoch)
+        return info
+
+    def _remember(self, token: str, seat_id: int, info: PollInfo, epoch: int) -> None:
         with self.lock:
             if len(self.tokens) >= MAX_TOKENS:
                 self.tokens.clear()
-            self.tokens[token] = (seat_id, table_id)
-        return PollInfo(version, timer, table_id, bot)
+            self.tokens[token] = (seat_id, info.table_id, info.pick_timer_seconds, time.monotonic())
+        notifier = self.notifier
+        if notifier is not None:
+            notifier.learn(epoch, info.table_id, info.version, {seat_id: info.bot})
 
     def public_stamp(self, code: str) -> str | None:
         """The stamp of the public page ``/e/<code>`` (:func:`.public.stamp`), or None when no
@@ -139,9 +193,10 @@ def board_for(engine: Engine) -> VersionBoard:
         return board
 
 
-def seat_now(engine: Engine, token: str) -> PollInfo | None:
-    """The seat's table version and bot flag as they are now (None: no such seat)."""
-    return board_for(engine).lookup(token)
+def seat_now(engine: Engine, token: str, fresh: bool = False) -> PollInfo | None:
+    """The seat's table version and bot flag as they are now (None: no such seat); ``fresh``: as
+    the database has them, whatever this process heard so far."""
+    return board_for(engine).lookup(token, fresh)
 
 
 def is_current(engine: Engine, info: PollInfo, since: str) -> bool:

@@ -20,7 +20,7 @@ from organizer.live import poll as live_poll
 from organizer.live import seats as live_seats
 from organizer.live import tables as live_tables
 from organizer.live.log import Replayed
-from organizer.live.pages import SeatUrls, act_and_show, render_seat
+from organizer.live.pages import SeatUrls, act_and_show, push_enabled, render_seat
 from organizer.rounds import service as round_service
 from organizer.rounds.views import load_round
 
@@ -38,7 +38,8 @@ def _urls(ctx: live_seats.SeatContext, version: int, finished: bool) -> SeatUrls
     token = ctx.seat.token
     return SeatUrls(url_for("live.seat", token=token), url_for("live.act", token=token),
                     url_for("live.changed", token=token, since=live_poll.since_mark(version, ctx.seat.is_bot)),
-                    url_for("replay.seat", token=token) if finished else None, url_for("live.tick", token=token))
+                    url_for("replay.seat", token=token) if finished else None, url_for("live.tick", token=token),
+                    f"{url_for('live.seat', token=token)}/events" if push_enabled() else None)
 
 
 def _title(ctx: live_seats.SeatContext) -> str:
@@ -79,7 +80,9 @@ def changed(token: str) -> Any:
     """204 while nothing changed since the screen marked ``since`` (its table's version and
     whether a bot plays the seat: one indexed query), else the new screen. With a pick timer
     the cached state also says whether a seat's time ran out."""
-    found = live_poll.seat_now(get_engine(), token)
+    # a phone its stream told of a change asks with the mark it was told: from the database then,
+    # should this process hear of the change a moment later than the stream's did
+    found = live_poll.seat_now(get_engine(), token, fresh=bool(request.args.get("pushed")))
     if found is None:
         abort(404)
     if live_poll.is_current(get_engine(), found, request.args.get("since", "")):

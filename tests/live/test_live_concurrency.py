@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -112,7 +113,16 @@ def test_two_app_processes_share_one_table(database_url: str, tmp_path: Path, se
         other.page()
         state = true_state(second, table_id)
         assert other.post(form_of(rng.choice(state.legal_actions(1)))).status_code == 200
-        assert watcher.client.get(f"{watcher.url}/changed?since={since}").status_code == 200
+        # a phone its stream told of the change asks with it, and the database answers at once
+        pushed = f"{watcher.url}/changed?since={since}&pushed={since + 1}"
+        assert watcher.client.get(pushed).status_code == 200
+        if database_url.startswith("sqlite"):  # the file's data version says so at once
+            assert watcher.client.get(f"{watcher.url}/changed?since={since}").status_code == 200
+        else:  # the other process's notification arrives within milliseconds
+            deadline = time.monotonic() + 2
+            while watcher.client.get(f"{watcher.url}/changed?since={since}").status_code == 204:
+                assert time.monotonic() < deadline, "the change never reached the other process"
+                time.sleep(0.01)
     finally:
         first.extensions["db_engine"].dispose()
         second.extensions["db_engine"].dispose()

@@ -86,12 +86,14 @@ def _take_turn(page: Page) -> bool:
 
 def test_a_three_seat_draft_from_three_phones(tmp_path: Path, new_device: Any) -> None:
     table = live_database(tmp_path / "live.sqlite3", 3, "draft", seed=21)
-    with ServerProcess(f"sqlite:///{table.database}", tmp_path / "instance", workers=2, threads=4) as server:
+    # the live server's settings: gevent workers, each page told of every change by its stream
+    with ServerProcess(f"sqlite:///{table.database}", tmp_path / "instance", workers=2, live_config=True) as server:
         phones = []
         for token in table.tokens:
             phone = new_device(PHONE)
             phone.goto(f"{server.url}/play/{token}")
             expect(phone.locator("#live")).to_be_visible()
+            assert phone.evaluate("() => document.getElementById('live').dataset.stream")
             phones.append(phone)
         shot(phones[0], "11-draft-start")
         deadline = time.monotonic() + 240
@@ -125,7 +127,7 @@ def test_a_three_seat_draft_from_three_phones(tmp_path: Path, new_device: Any) -
             if picks == 4:
                 shot(phones[1], "12-draft-mid")
             if not acted:
-                phones[0].wait_for_timeout(300)  # the 1-second polls bring the reveal
+                phones[0].wait_for_timeout(300)  # the streams (or the 1-second polls) bring the reveal
         assert picks >= 3 * 7 * 3 - 3  # 3 rounds of 7 picks (the eighth card is discarded)
         for phone in phones:
             expect(phone.get_by_role("heading", name="Final scores")).to_be_visible()
@@ -167,3 +169,26 @@ def test_a_solo_game_against_q_played_to_the_end(empty_server: ServerProcess, ne
     expect(page).to_have_url(re.compile(r"/replay/practice/"))
     shot(page, "18-solo-replay")
     no_js_errors(page)
+
+
+def test_the_reveal_reaches_the_other_phones_by_their_streams(tmp_path: Path, new_device: Any) -> None:
+    """The once-a-second polls are cut off (as a proxy might lose them): the phones that did not
+    make the last pick still show the reveal within a second, asked for when the stream said so."""
+    table = live_database(tmp_path / "live.sqlite3", 3, "draft", seed=23)
+    with ServerProcess(f"sqlite:///{table.database}", tmp_path / "instance", workers=2, live_config=True) as server:
+        phones = []
+        for token in table.tokens:
+            phone = new_device(PHONE)
+            phone.route(re.compile(r".*/changed\?since=(?!.*pushed=).*"), lambda route: route.abort())
+            phone.goto(f"{server.url}/play/{token}")
+            expect(phone.locator("#live")).to_be_visible()
+            phones.append(phone)
+        for position, phone in enumerate(phones):
+            before = version_of(phone)
+            assert take_turn(phone), f"seat {position} could not pick"
+            wait_for_change(phone, before)
+        revealed = versioned_state(table)[0]
+        for phone in phones:
+            phone.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) >= {revealed}",
+                                    timeout=2000)
+            assert "Your choice is awaited" in phone.locator("#live").inner_text()

@@ -40,7 +40,7 @@ class ServerProcess:
     def __init__(self, database_url: str, instance: Path, *, factory: str = "organizer:create_app()",
                  workers: int = 1, threads: int = 1, env: dict[str, str] | None = None,
                  port: int | None = None, timeout: int = 60, bind_host: str = "127.0.0.1",
-                 args: list[str] | None = None) -> None:
+                 args: list[str] | None = None, live_config: bool = False) -> None:
         self.database_url = database_url
         self.instance = instance
         self.factory = factory
@@ -51,6 +51,8 @@ class ServerProcess:
         self.timeout = timeout
         self.bind_host = bind_host
         self.args = args or []  # more gunicorn options (a -c config, an access log)
+        #: the live server's settings (organizer/live_gunicorn.py) with gevent workers: streams served
+        self.live_config = live_config
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = instance / f"server-{self.port}.log"
 
@@ -62,7 +64,10 @@ class ServerProcess:
         self.instance.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DATABASE_URL": self.database_url, "ORGANIZER_INSTANCE_PATH": str(self.instance),
                "PYTHONPATH": str(PROJECT_ROOT), **self.extra_env}
-        command = [str(GUNICORN), *self.args, "--preload", "-w", str(self.workers), "--threads", str(self.threads),
+        if self.live_config:
+            env["ORGANIZER_WORKER_CLASS"] = "gevent"
+        config = ["-c", "python:organizer.live_gunicorn"] if self.live_config else ["--threads", str(self.threads)]
+        command = [str(GUNICORN), *config, *self.args, "--preload", "-w", str(self.workers),
                    "-b", f"{self.bind_host}:{self.port}", "--timeout", str(self.timeout), self.factory]
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
