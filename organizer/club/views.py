@@ -23,6 +23,12 @@ def _number(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() and len(raw) < 10 else None
 
 
+@bp.get("/", strict_slashes=False)
+def index() -> Any:
+    """The menu's "Club" and a typed /club open the registry, the club's first page."""
+    return redirect(url_for("club.players"))
+
+
 @bp.get("/players")
 def players() -> Any:
     db = get_session()

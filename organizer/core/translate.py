@@ -59,6 +59,45 @@ def time_zone_names() -> list[str]:
     return sorted(available_timezones())
 
 
+#: the areas of the IANA names that are places, preferred over the legacy ones ("US/Central",
+#: "Singapore") when a city names both
+_ZONE_AREAS = ("Africa/", "America/", "Antarctica/", "Arctic/", "Asia/", "Atlantic/", "Australia/", "Europe/",
+               "Indian/", "Pacific/")
+
+
+def _same_clock(names: Sequence[str]) -> bool:
+    """Whether the zones keep the same time (aliases of one zone, as Europe/Istanbul and
+    Asia/Istanbul), compared in midwinter and midsummer of this year and the next."""
+    year = datetime.now(UTC).year
+    moments = [datetime(y, m, 15, 12, tzinfo=UTC) for y in (year, year + 1) for m in (1, 7)]
+    return len({tuple(moment.astimezone(ZoneInfo(name)).utcoffset() for moment in moments) for name in names}) == 1
+
+
+def resolve_time_zone(typed: str) -> tuple[str | None, list[str]]:
+    """The IANA zone that ``typed`` names: the name itself, in any case, or a city, the name's
+    last part ("Berlin", "new york", "Buenos Aires"). Returns (zone, []) when one zone fits, or
+    (None, the zones it might mean) when it names several that keep different times (none: an
+    empty list)."""
+    typed = typed.strip()
+    if valid_time_zone(typed):
+        return typed, []
+    key = "_".join(typed.split()).casefold()
+    if not key:
+        return None, []
+    names = available_timezones()
+    whole = sorted(name for name in names if name.casefold() == key)
+    if whole:
+        return whole[0], []
+    found = sorted(name for name in names if name.rsplit("/", 1)[-1].casefold() == key)
+    places = [name for name in found if name.startswith(_ZONE_AREAS)] or found
+    if not places:
+        return None, []
+    if len(places) == 1 or _same_clock(places):
+        # aliases: the shortest name, as people write it (America/Buenos_Aires)
+        return min(places, key=lambda name: (name.count("/"), name)), []
+    return None, places
+
+
 Gettext = Callable[..., str]
 Ngettext = Callable[..., str]
 

@@ -71,10 +71,10 @@ def _languages() -> tuple[str, ...]:
     return tuple(LANGUAGES)
 
 
-def _valid_time_zone(name: str) -> bool:
-    from organizer.core.translate import valid_time_zone
+def _resolve_time_zone(typed: str) -> tuple[str | None, list[str]]:
+    from organizer.core.translate import resolve_time_zone
 
-    return valid_time_zone(name)
+    return resolve_time_zone(typed)
 
 
 def form_defaults(event: Event | None = None) -> dict[str, Any]:
@@ -149,13 +149,18 @@ def check_event(data: EventInput) -> EventInput:
         errors["pick_timer_seconds"] = _(_TIMER_MESSAGE)
     if data.language not in _languages():
         errors["language"] = _("Choose one of the listed languages.")
-    if not _valid_time_zone(data.time_zone):
-        errors["time_zone"] = _("Choose a time zone from the list, such as Europe/Berlin or UTC.")
+    time_zone, choices = _resolve_time_zone(data.time_zone)
+    if time_zone is None and choices:
+        errors["time_zone"] = _("“%(typed)s” is in several time zones: %(zones)s. Choose one of them.",
+                                typed=data.time_zone.strip(), zones=", ".join(choices))
+    elif time_zone is None:
+        errors["time_zone"] = _("No time zone is called “%(typed)s”. Type a city, such as Berlin, or choose a "
+                                "time zone from the list, such as Europe/Berlin or UTC.", typed=data.time_zone.strip()[:64])
     if errors:
         raise InputError(errors)
     modes = [str(mode) for mode in ENTRY_MODES if mode in data.entry_modes]
     return EventInput(name, data.date, data.edition, list(data.round_formats), data.preferred_table_size,
-                      data.point_scheme, list(data.tiebreak_order), modes, timer, data.language, data.time_zone,
+                      data.point_scheme, list(data.tiebreak_order), modes, timer, data.language, time_zone or "UTC",
                       bool(data.first_round_by_rating))
 
 
