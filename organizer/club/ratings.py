@@ -20,7 +20,7 @@ from sqlalchemy import delete, insert
 from sqlmodel import Session, col, func, select
 
 from organizer.core.models import PLAYED_STATUSES, ClubPlayer, Event, GameTable, Player, RatingPoint, Result, ResultStatus, Round
-from organizer.core.translate import _
+from organizer.core.translate import _, format_rating
 from organizer.scoring.rules import species_tiebreak
 from organizer.scoring.skill import ordinal as ordinal
 
@@ -150,9 +150,15 @@ def store(session: Session, points: Sequence[Point]) -> None:
              "sigma": p.sigma, "tables": p.tables} for p in points])
 
 
+#: rated tables after which a player's rating is shown as its ordinal and ranked: before, the
+#: ordinal mostly measures the starting uncertainty (mu - 3 sigma starts at 0 and a first loss
+#: takes it below), and reads as a penalty for being new
+RATED_AFTER = 5
+
+
 @dataclass(frozen=True)
 class RatingRow:
-    rank: int
+    rank: int | None  # None: new, not ranked yet
     entry: ClubPlayer
     mu: float
     sigma: float
@@ -162,19 +168,35 @@ class RatingRow:
     def ordinal(self) -> float:
         return ordinal(self.mu, self.sigma)
 
+    @property
+    def new(self) -> bool:
+        return self.tables < RATED_AFTER
+
 
 def current_ratings(session: Session, limit: int = 500) -> list[RatingRow]:
-    """Each rated player's latest rating, best ordinal first."""
+    """Each rated player's latest rating: the established ones ranked, best ordinal first, then
+    the new ones (fewer than :data:`RATED_AFTER` rated tables), unranked, by their mu."""
     latest = (select(RatingPoint.club_player_id, func.max(RatingPoint.sequence).label("seq"))
               .group_by(col(RatingPoint.club_player_id)).subquery())
+    new = col(RatingPoint.tables) < RATED_AFTER
     rows = session.exec(
         select(RatingPoint, ClubPlayer)
         .join(latest, (col(RatingPoint.club_player_id) == latest.c.club_player_id)
               & (col(RatingPoint.sequence) == latest.c.seq))
         .join(ClubPlayer, col(ClubPlayer.id) == RatingPoint.club_player_id)
-        .order_by((col(RatingPoint.mu) - 3 * col(RatingPoint.sigma)).desc(), col(ClubPlayer.name_key))
+        .order_by(new, (col(RatingPoint.mu) - 3 * col(RatingPoint.sigma)).desc(), col(RatingPoint.mu).desc(),
+                  col(ClubPlayer.name_key))
         .limit(limit)).all()
-    return [RatingRow(i + 1, entry, point.mu, point.sigma, point.tables) for i, (point, entry) in enumerate(rows)]
+    return [RatingRow(None if point.tables < RATED_AFTER else i + 1, entry, point.mu, point.sigma, point.tables)
+            for i, (point, entry) in enumerate(rows)]
+
+
+def rating_text(mu: float, sigma: float, tables: int) -> str:
+    """A rating as a person reads it: the ordinal once established, else "new" with the estimate
+    and its uncertainty, never a negative figure for a newcomer."""
+    if tables < RATED_AFTER:
+        return _("new: %(mu)s ± %(sigma)s", mu=format_rating(mu), sigma=format_rating(sigma))
+    return format_rating(ordinal(mu, sigma))
 
 
 @dataclass(frozen=True)
@@ -189,6 +211,18 @@ class HistoryPoint:
     def ordinal(self) -> float:
         return ordinal(self.mu, self.sigma)
 
+    @property
+    def new(self) -> bool:
+        return self.tables < RATED_AFTER
+
+    @property
+    def text(self) -> str:
+        return rating_text(self.mu, self.sigma, self.tables)
+
+    @property
+    def rated_after(self) -> int:
+        return RATED_AFTER
+
 
 def history(session: Session, club_player_id: int) -> list[HistoryPoint]:
     rows = session.exec(select(RatingPoint, col(Event.name), col(Event.date)).join(Event, col(Event.id) == RatingPoint.event_id)
@@ -198,14 +232,14 @@ def history(session: Session, club_player_id: int) -> list[HistoryPoint]:
 
 
 def chart_svg(points: Sequence[HistoryPoint], width: int = 480, height: int = 160) -> str:
-    """A small line chart of the ordinal after each event, with the band mu ± sigma: plain SVG
-    made on the server (no script, no external service); event names only in escaped titles."""
+    """A small line chart of the skill estimate mu after each event in its band mu ± sigma, each
+    point titled with the rating as shown (the ordinal, or "new"): plain SVG made on the server
+    (no script, no external service); event names only in escaped titles. The ordinal is not
+    drawn: a newcomer's starts at 0 and dips below it, which reads as a penalty."""
     if not points:
         return ""
     pad = 24
-    lows = [min(p.ordinal, p.mu - p.sigma) for p in points]
-    highs = [p.mu + p.sigma for p in points]
-    low, high = min(0.0, *lows), max(highs)
+    low, high = min(p.mu - p.sigma for p in points), max(p.mu + p.sigma for p in points)
     span = (high - low) or 1.0
     step = (width - 2 * pad) / max(1, len(points) - 1)
 
@@ -217,15 +251,20 @@ def chart_svg(points: Sequence[HistoryPoint], width: int = 480, height: int = 16
 
     band = " ".join(f"{x(i):.1f},{y(p.mu + p.sigma):.1f}" for i, p in enumerate(points))
     band += " " + " ".join(f"{x(i):.1f},{y(p.mu - p.sigma):.1f}" for i, p in reversed(list(enumerate(points))))
-    line = " ".join(f"{x(i):.1f},{y(p.ordinal):.1f}" for i, p in enumerate(points))
+    line = " ".join(f"{x(i):.1f},{y(p.mu):.1f}" for i, p in enumerate(points))
     dots = "".join(
-        f'<circle cx="{x(i):.1f}" cy="{y(p.ordinal):.1f}" r="3"><title>{html.escape(p.event_name)} '
-        f'({p.event_date.isoformat()}): {p.ordinal:.1f}</title></circle>' for i, p in enumerate(points))
+        f'<circle cx="{x(i):.1f}" cy="{y(p.mu):.1f}" r="3"><title>{html.escape(p.event_name)} '
+        f'({p.event_date.isoformat()}): {html.escape(p.text)}</title></circle>' for i, p in enumerate(points))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(_("Rating after each event"))}">'
-            f'<line x1="{pad}" y1="{y(0):.1f}" x2="{width - pad}" y2="{y(0):.1f}" stroke="#bbb"/>'
+            f'viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{html.escape(_("Estimated skill (mu ± σ) after each event"))}">'
             f'<polygon points="{band}" fill="#cde" stroke="none"/>'
             f'<polyline points="{line}" fill="none" stroke="#246" stroke-width="2"/>'
             f'<g fill="#246">{dots}</g>'
-            f'<text x="2" y="{y(high) + 10:.1f}" font-size="10">{high:.0f}</text>'
-            f'<text x="2" y="{y(low):.1f}" font-size="10">{low:.0f}</text></svg>')
+            f'<text x="2" y="{y(high) + 10:.1f}" font-size="10">{_axis(high)}</text>'
+            f'<text x="2" y="{y(low):.1f}" font-size="10">{_axis(low)}</text></svg>')
+
+
+def _axis(value: float) -> str:
+    """An axis label: a whole number, never "-0" (a bound just below zero is zero)."""
+    return str(round(value) + 0)

@@ -94,7 +94,8 @@ def public_profile(club_player_id: int) -> Any:
 
 @bp.get("/ratings")
 def ratings_page() -> Any:
-    return render_template("club/ratings.html", rows=ratings.current_ratings(get_session()))
+    return render_template("club/ratings.html", rows=ratings.current_ratings(get_session()),
+                           rated_after=ratings.RATED_AFTER)
 
 
 @bp.post("/ratings/recompute")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, tzinfo
+from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -176,6 +177,19 @@ def format_list(items: Sequence[str]) -> str:
 def format_number(number: int | float) -> str:
     """1234.5 as "1,234.5" in English, "1.234,5" in German."""
     return numbers.format_decimal(number, locale=current_locale())
+
+
+def format_points(points: float | Fraction) -> str:
+    """Tournament points as every page, projector and PDF prints them: two decimals in the
+    reader's language ("0.67", "2.00"; "0,67" in German), so a column lines up and one figure
+    reads the same wherever it is shown."""
+    return str(numbers.format_decimal(float(points), format="#,##0.00", locale=current_locale()))
+
+
+def format_rating(value: float) -> str:
+    """A rating with one decimal, never "-0.0" or "-0": a value that rounds to zero is zero."""
+    shown = round(float(value), 1) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return str(numbers.format_decimal(shown, format="#,##0.0", locale=current_locale()))
 
 
 def gettext(message: str, **variables: Any) -> str:
