@@ -213,6 +213,10 @@ class Event(SQLModel, table=True):
     #: seat round 1 by the club's ratings, spreading the strongest players across the tables,
     #: instead of a shuffle
     first_round_by_rating: bool = Field(default=False)
+    #: the club's ratings count this event's games a bot played part of a person's seat in (as
+    #: that person's) and those a person played against bots only (the bots as opponents); by
+    #: default both are left out
+    rate_bot_games: bool = Field(default=False)
 
     @property
     def rounds(self) -> int:
