@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
@@ -377,11 +377,23 @@ class ProfileEvent:
 
 
 @dataclass(frozen=True)
+class UnratedGame:
+    """A settled game the ratings leave out, as the player's history shows it (plain values)."""
+
+    event_name: str
+    event_date: Date
+    round_number: int
+    table_number: int
+    reason: str  # English, translated where shown
+
+
+@dataclass(frozen=True)
 class Profile:
     entry: ClubPlayer
     events: list[ProfileEvent]
     history: list[Any]  # ratings.HistoryPoint, oldest first
     chart: str  # SVG
+    unrated: list[UnratedGame] = field(default_factory=list)
 
 
 def profile(session: Session, club_player_id: int) -> Profile | None:
@@ -400,7 +412,10 @@ def profile(session: Session, club_player_id: int) -> Profile | None:
     events = [ProfileEvent(event, player, float(scores[event.id].points) if event.id in scores else None,
                            scores[event.id].game_points if event.id in scores else 0) for player, event in rows]
     history = ratings.history(session, entry.id or 0)
-    return Profile(entry, events, history, ratings.chart_svg(history))
+    named = {event.id: event for _, event in rows}
+    unrated = [UnratedGame(named[u.event_id].name, named[u.event_id].date, u.round_number, u.table_number, u.reason)
+               for u in ratings.unrated_games(session, entry.id or 0) if u.event_id in named]
+    return Profile(entry, events, history, ratings.chart_svg(history), unrated)
 
 
 def _chain(session: Session, entry: ClubPlayer) -> list[ClubPlayer]:
@@ -478,6 +493,7 @@ class PublicProfile:
     events: list[PublicEvent]
     history: list[Any]  # ratings.HistoryPoint, oldest first
     chart: str  # SVG
+    unrated: list[UnratedGame] = field(default_factory=list)
 
 
 def public_profile(session: Session, code: str) -> PublicProfile | None:
@@ -497,4 +513,4 @@ def public_profile(session: Session, code: str) -> PublicProfile | None:
     return PublicProfile(entry.name, entry.public_code,
                          [PublicEvent(item.event.name, item.event.date, item.points, item.game_points)
                           for item in found.events],
-                         found.history, found.chart)
+                         found.history, found.chart, found.unrated)
