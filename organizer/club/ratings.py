@@ -447,9 +447,10 @@ def chart_svg(points: Sequence[HistoryPoint], width: int = 480, height: int = 16
     dots = "".join(
         f'<circle cx="{x(i):.1f}" cy="{y(p.mu):.1f}" r="3"><title>{html.escape(p.event_name)} '
         f'({p.event_date.isoformat()}): {html.escape(p.text)}</title></circle>' for i, p in enumerate(points))
+    label = html.escape(_("Estimated skill (mu ± σ) after each event"))  # a call of its own: extracted
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img" '
-            f'aria-label="{html.escape(_("Estimated skill (mu ± σ) after each event"))}">'
+            f'aria-label="{label}">'
             f'<polygon points="{band}" fill="#cde" stroke="none"/>'
             f'<polyline points="{line}" fill="none" stroke="#246" stroke-width="2"/>'
             f'<g fill="#246">{dots}</g>'

@@ -44,6 +44,8 @@ class LeagueData:
     events: tuple[tuple[str, str], ...]
     rows: tuple[LeagueLine, ...]
     paper: Paper = "a4"
+    #: counted results not confirmed yet: the league is provisional while there are any
+    unconfirmed: int = 0
 
 
 def _check(data: LeagueData) -> None:
@@ -99,6 +101,9 @@ def league_pdf(data: LeagueData) -> bytes:
     subtitle = " · ".join((f"{data.first_day} – {data.last_day}",
                            ngettext("%(num)d event", "%(num)d events", len(data.events)),
                            ngettext("%(num)d player", "%(num)d players", len(data.rows))))
+    if data.unconfirmed:
+        subtitle += " · " + ngettext("provisional: %(num)d result not confirmed yet",
+                                     "provisional: %(num)d results not confirmed yet", data.unconfirmed)
     title = _("%(season)s: league", season=season)
     story = Story()
     story.flow(para(title, TITLE), para(subtitle, SUBTITLE),

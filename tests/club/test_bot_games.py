@@ -10,8 +10,7 @@ from sqlmodel import Session, select
 
 from organizer.club import ratings
 from organizer.core.models import AuditEntry, Event, GameTable, Player, Result, ResultStatus, Round, RoundStatus, Seat
-from tests.club.support import play_event
-from tests.club.test_ratings import direct, latest
+from tests.club.support import direct, latest, play_event
 
 FOUR = [("Ann", 50, 5), ("Bo", 40, 4), ("Cy", 30, 3), ("Di", 20, 2)]
 

@@ -4,31 +4,15 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from openskill.models import PlackettLuce
 from sqlmodel import Session, select
 
 from organizer.club import ratings
 from organizer.core.models import GameTable, Player, RatingPoint, Result, ResultStatus, Round
 from organizer.core.translate import format_rating
-from tests.club.support import play_event
-
-
-def direct(tables: list[tuple[list[str], list[int]]]) -> dict[str, Any]:
-    model = PlackettLuce()
-    current: dict[str, Any] = {}
-    for names, ranks in tables:
-        teams = [[current.setdefault(n, model.rating())] for n in names]
-        for n, (r,) in zip(names, model.rate(teams, ranks=ranks), strict=True):
-            current[n] = r
-    return current
-
-
-def latest(session: Session) -> dict[str, tuple[float, float]]:
-    return {row.entry.name: (row.mu, row.sigma) for row in ratings.current_ratings(session)}
+from tests.club.support import direct, latest, play_event
 
 
 def test_ratings_match_openskill_on_the_same_tables_in_time_order(session: Session) -> None:

@@ -9,8 +9,7 @@ from sqlmodel import Session, select
 
 from organizer.club import ratings
 from organizer.core.models import Event, RatingPoint, Round
-from tests.club.support import play_event
-from tests.club.test_ratings import latest
+from tests.club.support import latest, play_event
 
 
 def stored(session: Session) -> list[tuple[int, int, int, float, float, int]]:
