@@ -441,14 +441,21 @@ def chart_svg(points: Sequence[HistoryPoint], width: int = 480, height: int = 16
     def y(value: float) -> float:
         return height - pad - (value - low) / span * (height - 2 * pad)
 
-    band = " ".join(f"{x(i):.1f},{y(p.mu + p.sigma):.1f}" for i, p in enumerate(points))
-    band += " " + " ".join(f"{x(i):.1f},{y(p.mu - p.sigma):.1f}" for i, p in reversed(list(enumerate(points))))
+    # one event draws its band as a bar: a polygon of one point has no area
+    spread = 8 if len(points) == 1 else 0
+    band = " ".join(f"{x(i) - spread:.1f},{y(p.mu + p.sigma):.1f}" for i, p in enumerate(points))
+    band += " " + " ".join(f"{x(i) + spread:.1f},{y(p.mu + p.sigma):.1f} {x(i) + spread:.1f},{y(p.mu - p.sigma):.1f}"
+                           if spread else f"{x(i):.1f},{y(p.mu - p.sigma):.1f}"
+                           for i, p in reversed(list(enumerate(points))))
+    if spread:
+        band += f" {x(0) - spread:.1f},{y(points[0].mu - points[0].sigma):.1f}"
     line = " ".join(f"{x(i):.1f},{y(p.mu):.1f}" for i, p in enumerate(points))
     dots = "".join(
         f'<circle cx="{x(i):.1f}" cy="{y(p.mu):.1f}" r="3"><title>{html.escape(p.event_name)} '
         f'({p.event_date.isoformat()}): {html.escape(p.text)}</title></circle>' for i, p in enumerate(points))
     label = html.escape(_("Estimated skill (mu ± σ) after each event"))  # a call of its own: extracted
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" width="{width}" height="{height}" '
+    # as wide as the screen allows, never wider: the height follows the viewBox
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" width="100%" '
             f'viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{label}">'
             f'<polygon points="{band}" fill="#cde" stroke="none"/>'

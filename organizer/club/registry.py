@@ -160,9 +160,20 @@ def link_unmatched(session: Session) -> int:
     players = session.exec(select(Player).where(col(Player.club_player_id).is_(None),
                                                 col(Player.id).not_in(waiting_ids))
                            .order_by(col(Player.id))).all()
+    events = {p.event_id for p in players}
     waiting = link_new_players(session, players)
     session.commit()
+    _ratings_follow(session, events)
     return waiting
+
+
+def _ratings_follow(session: Session, event_ids: set[int]) -> None:
+    """Links changed (a review settled, a merge, players matched): the ratings are replayed from
+    the earliest of the events the moved players played in."""
+    from organizer.club import ratings  # the ratings read the registry's links, not the reverse
+
+    if event_ids:
+        ratings.follow_quietly(session, sorted(event_ids))
 
 
 #: ids given to the entries an imported event creates until they are inserted: above any real
@@ -301,12 +312,13 @@ def resolve_review(session: Session, review_id: int, club_player_id: int | None)
     session.add(player)
     session.delete(review)
     session.commit()
+    _ratings_follow(session, {player.event_id})
     return player
 
 
 def merge(session: Session, keep_id: int, gone_id: int) -> ClubPlayer:
     """``gone_id`` was the same person as ``keep_id``: its events' players move to ``keep_id``;
-    its row stays, marked merged (ratings need a recomputation to follow).
+    its row stays, marked merged, and the ratings are replayed from the first of those events.
 
     Both rows are locked (lower id first) before anything is checked, so two merges of the same
     entries at once are served one after the other: the second finds one of them merged and is
@@ -331,14 +343,18 @@ def merge(session: Session, keep_id: int, gone_id: int) -> ClubPlayer:
                    else _("Both played in one event: two different people."))
         session.rollback()
         raise InputError({"merge": message})
+    moved = set()
     for player in session.exec(select(Player).where(Player.club_player_id == gone_id)).all():
         player.club_player_id = keep_id
+        moved.add(player.event_id)
         session.add(player)
     if gone.email and not keep.email:
         keep.email = gone.email
     gone.merged_into_id, gone.merged_at = keep_id, utcnow()
     session.add_all([keep, gone])
     session.commit()
+    _ratings_follow(session, moved)
+    session.refresh(keep)
     return keep
 
 

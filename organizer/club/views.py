@@ -42,7 +42,7 @@ def merge() -> Any:
     keep, gone = _number(request.form.get("keep")), _number(request.form.get("gone"))
     try:
         entry = registry.merge(get_session(), keep or 0, gone or 0)
-        flash(_("Merged into %(name)s. Recompute the ratings to follow.", name=entry.name), "ok")
+        flash(_("Merged into %(name)s; the ratings follow.", name=entry.name), "ok")
     except InputError as error:
         flash(" ".join(error.errors.values()), "error")
     return redirect(url_for("club.players"))

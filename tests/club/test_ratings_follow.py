@@ -95,3 +95,18 @@ def test_an_event_date_changed_on_the_form_reorders_the_ratings(signed_in: Flask
     followed = stored(session)
     ratings.recompute(session)
     assert stored(session) == followed
+
+
+def test_a_merge_in_the_registry_moves_the_ratings_with_it(session: Session) -> None:
+    """"Ann" and "Ann Lee" were one person: merged, her two events' tables are one history."""
+    from organizer.club import registry
+
+    play_event(session, "One", date(2026, 1, 1), [[[("Ann", 50, 5), ("Bo", 40, 4)]]])
+    play_event(session, "Two", date(2026, 2, 1), [[[("Ann Lee", 50, 5), ("Bo", 40, 4)]]])
+    ratings.recompute(session)
+    ids = {r.entry.name: r.entry.id or 0 for r in ratings.current_ratings(session)}
+    registry.merge(session, ids["Ann"], ids["Ann Lee"])
+    assert {r.entry.name: r.tables for r in ratings.current_ratings(session)} == {"Ann": 2, "Bo": 2}
+    followed = stored(session)
+    ratings.recompute(session)
+    assert stored(session) == followed
