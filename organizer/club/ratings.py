@@ -108,7 +108,8 @@ def _settled_tables(since: EventKey | None, *columns: Any) -> Any:
             .join(GameTable, col(GameTable.id) == Result.table_id)
             .join(Round, col(Round.id) == GameTable.round_id)
             .join(Event, col(Event.id) == Round.event_id)
-            .where(Result.status == ResultStatus.CONFIRMED, Round.status == RoundStatus.FINISHED, _since(since)))
+            .where(col(Result.status) == ResultStatus.CONFIRMED, col(Round.status) == RoundStatus.FINISHED,
+                   _since(since)))
 
 
 def _bot_seats(session: Session, since: EventKey | None) -> set[tuple[int, int]]:
@@ -273,8 +274,8 @@ def follow(session: Session, event_ids: Sequence[int]) -> int:
     Under the ratings' lock, so two results settled at once are replayed one after the other,
     the second from what the first stored. Returns how many points were stored."""
     guard.lock_key(session, _LOCK)
-    keys = [(day, e) for e, day in session.exec(select(Event.id, Event.date).where(col(Event.id).in_(list(event_ids))))
-            .all() if e is not None]
+    keys = [(day, e) for e, day in session.execute(
+        select_columns(col(Event.id), col(Event.date)).where(col(Event.id).in_(list(event_ids)))).all() if e is not None]
     if not keys:
         session.commit()
         return 0
@@ -333,9 +334,9 @@ def _insert(session: Session, points: Sequence[Point]) -> None:
 
 def unrated_games(session: Session, club_player_id: int) -> list[Unrated]:
     """The player's settled games the ratings leave out, in time order."""
-    first = session.exec(select(Event.date, Event.id).join(Player, col(Player.event_id) == Event.id)
-                         .where(Player.club_player_id == club_player_id)
-                         .order_by(col(Event.date), col(Event.id))).first()
+    first = session.execute(select_columns(col(Event.date), col(Event.id)).join(Player, col(Player.event_id) == Event.id)
+                            .where(col(Player.club_player_id) == club_player_id)
+                            .order_by(col(Event.date), col(Event.id))).first()
     if first is None:
         return []
     day, event_id = first
