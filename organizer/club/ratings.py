@@ -140,8 +140,8 @@ def _bot_seats(session: Session, since: EventKey | None) -> set[tuple[int, int]]
 def read_tables(session: Session, since: EventKey | None = None) -> tuple[list[RatedTable], list[Unrated]]:
     """The settled tables from ``since`` on (every one when None) as the ratings count them, in
     time order, and the persons' games they leave out."""
-    links = dict(session.exec(select(Player.id, Player.club_player_id)
-                              .where(col(Player.club_player_id).is_not(None))).all())
+    links = dict(session.exec(select(Player.id, Player.club_player_id).join(Event, col(Event.id) == Player.event_id)
+                              .where(col(Player.club_player_id).is_not(None), _since(since))).all())
     rows = session.execute(
         _settled_tables(since, Result.seats, GameTable.id, GameTable.number, Round.number, Round.format, Event.id,
                         Event.edition, Event.rate_bot_games)
