@@ -8,7 +8,8 @@ every result confirmed; one season holding every event. Times (best and median o
 - the league with nothing stored (every event scored from its results, as for events whose
   figures are not stored), then storing every event's figures (what closing rounds does over time);
 - ``ratings.recompute`` (read every confirmed table, openskill over all, store every point;
-  the aim is under 10 s);
+  the aim is under 10 s); ``ratings.follow`` after the newest event's results settled (what
+  closing its round does) and after an event half-way back (a correction);
 - the league page through Flask's test client, signed in, cold (no figures cached in the
   process): the page, a far page, a search, the projector (the aim is under 0.5 s).
 """
@@ -142,6 +143,11 @@ def main() -> None:
             print(f"ratings.recompute: {timed(min(args.repeat, 3), lambda: ratings.recompute(session))} (aim < 10 s)")
             took = timed(min(args.repeat, 3), lambda: ratings.compute(ratings.rated_tables(session)))
             print(f"  of which reading + openskill (no store): {took}")
+            newest, middle = args.events, max(1, args.events // 2)
+            took = timed(args.repeat, lambda: ratings.follow(session, [newest]))
+            print(f"ratings.follow, the newest event settled (what closing its round does): {took}")
+            took = timed(min(args.repeat, 3), lambda: ratings.follow(session, [middle]))
+            print(f"ratings.follow, an event half-way back settled (a correction): {took}")
             took = timed(args.repeat, cold(lambda: leagues.league_page(session, 1)))
             print(f"leagues.league_page, stored figures, cold: {took}")
             print(f"ratings.current_ratings (top 500): {timed(args.repeat, lambda: ratings.current_ratings(session))}")

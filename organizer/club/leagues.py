@@ -430,6 +430,9 @@ class League:
     season: Season
     events: list[EventFacts]
     rows: list[LeagueRow]
+    #: counted results not confirmed yet (entered, not disputed): the league is provisional, as
+    #: the events' own standings are, while there are any
+    unconfirmed: int = 0
 
     @property
     def rule_text(self) -> str:
@@ -474,8 +477,9 @@ def league(session: Session, season_id: int) -> League | None:
                _registry_version(session, list(facts)))
     key = (str(session.get_bind().engine.url), season_id)
     cached = _RANKED.get(key)
+    unconfirmed = unconfirmed_results(session, list(facts))
     if cached is not None and cached[0] == version:
-        return League(season, events, cached[1])
+        return League(season, events, cached[1], unconfirmed)
     scores = _scores(session, facts, stamps)
     names = {entry_id: name for entry_id, name in session.exec(
         select(ClubPlayer.id, ClubPlayer.name).where(col(ClubPlayer.id).in_(list(scores)))).all() if entry_id is not None}
@@ -483,7 +487,19 @@ def league(session: Session, season_id: int) -> League | None:
     if len(_RANKED) >= _MAX_RANKED and key not in _RANKED:
         _RANKED.clear()
     _RANKED[key] = (version, rows)
-    return League(season, events, rows)
+    return League(season, events, rows, unconfirmed)
+
+
+def unconfirmed_results(session: Session, event_ids: list[int]) -> int:
+    """How many results the events' standings count that nobody has confirmed yet."""
+    if not event_ids:
+        return 0
+    return int(session.connection().execute(
+        select_columns(func.count()).select_from(Result)
+        .join(GameTable, col(GameTable.id) == Result.table_id)
+        .join(Round, col(Round.id) == GameTable.round_id)
+        .where(col(Round.event_id).in_(event_ids), col(Round.status).in_(PLAYED_STATUSES),
+               col(Result.status) == ResultStatus.ENTERED)).scalar_one())
 
 
 @dataclass(frozen=True)
@@ -520,7 +536,7 @@ def league_print(session: Session, season_id: int, paper: Paper = "a4") -> Leagu
     return LeagueData(season.name, season.starts_on.isoformat(), season.ends_on.isoformat(), found.rule_text,
                       tuple((e.date.isoformat(), e.name) for e in found.events),
                       tuple(LeagueLine(r.rank, r.name, r.points, r.attended, r.counted, r.game_points, r.species)
-                            for r in found.rows), paper)
+                            for r in found.rows), paper, found.unconfirmed)
 
 
 def list_seasons(session: Session) -> list[Season]:

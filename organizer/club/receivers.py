@@ -1,5 +1,6 @@
 """The club's receivers of :mod:`organizer.core.signals`, connected when :mod:`organizer.club`
-is imported: new players join the registry, settled results store the leagues' figures."""
+is imported: new players join the registry, settled results store the leagues' figures and bring
+the ratings up to date."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from organizer.club import leagues, registry
+from organizer.club import leagues, ratings, registry
 from organizer.core import signals
 from organizer.core.models import Event, Player
 
@@ -38,3 +39,10 @@ def league_figures_hold(session: Session, *, event_id: int, **_: Any) -> bool:
 def store_league_figures(session: Session, *, event_ids: Sequence[int], **_: Any) -> int:
     """Settled results (after their commit): the events' league figures are stored again."""
     return leagues.store_tallies(session, list(event_ids))
+
+
+@signals.results_settled.connect
+def follow_ratings(session: Session, *, event_ids: Sequence[int], **_: Any) -> int:
+    """Settled results (after their commit): the ratings are replayed from the earliest of the
+    events on, in the same request, so nobody has to ask for it."""
+    return ratings.follow_quietly(session, list(event_ids))

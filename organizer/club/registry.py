@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
@@ -160,9 +160,20 @@ def link_unmatched(session: Session) -> int:
     players = session.exec(select(Player).where(col(Player.club_player_id).is_(None),
                                                 col(Player.id).not_in(waiting_ids))
                            .order_by(col(Player.id))).all()
+    events = {p.event_id for p in players}
     waiting = link_new_players(session, players)
     session.commit()
+    _ratings_follow(session, events)
     return waiting
+
+
+def _ratings_follow(session: Session, event_ids: set[int]) -> None:
+    """Links changed (a review settled, a merge, players matched): the ratings are replayed from
+    the earliest of the events the moved players played in."""
+    from organizer.club import ratings  # the ratings read the registry's links, not the reverse
+
+    if event_ids:
+        ratings.follow_quietly(session, sorted(event_ids))
 
 
 #: ids given to the entries an imported event creates until they are inserted: above any real
@@ -301,12 +312,13 @@ def resolve_review(session: Session, review_id: int, club_player_id: int | None)
     session.add(player)
     session.delete(review)
     session.commit()
+    _ratings_follow(session, {player.event_id})
     return player
 
 
 def merge(session: Session, keep_id: int, gone_id: int) -> ClubPlayer:
     """``gone_id`` was the same person as ``keep_id``: its events' players move to ``keep_id``;
-    its row stays, marked merged (ratings need a recomputation to follow).
+    its row stays, marked merged, and the ratings are replayed from the first of those events.
 
     Both rows are locked (lower id first) before anything is checked, so two merges of the same
     entries at once are served one after the other: the second finds one of them merged and is
@@ -331,14 +343,18 @@ def merge(session: Session, keep_id: int, gone_id: int) -> ClubPlayer:
                    else _("Both played in one event: two different people."))
         session.rollback()
         raise InputError({"merge": message})
+    moved = set()
     for player in session.exec(select(Player).where(Player.club_player_id == gone_id)).all():
         player.club_player_id = keep_id
+        moved.add(player.event_id)
         session.add(player)
     if gone.email and not keep.email:
         keep.email = gone.email
     gone.merged_into_id, gone.merged_at = keep_id, utcnow()
     session.add_all([keep, gone])
     session.commit()
+    _ratings_follow(session, moved)
+    session.refresh(keep)
     return keep
 
 
@@ -377,11 +393,23 @@ class ProfileEvent:
 
 
 @dataclass(frozen=True)
+class UnratedGame:
+    """A settled game the ratings leave out, as the player's history shows it (plain values)."""
+
+    event_name: str
+    event_date: Date
+    round_number: int
+    table_number: int
+    reason: str  # English, translated where shown
+
+
+@dataclass(frozen=True)
 class Profile:
     entry: ClubPlayer
     events: list[ProfileEvent]
     history: list[Any]  # ratings.HistoryPoint, oldest first
     chart: str  # SVG
+    unrated: list[UnratedGame] = field(default_factory=list)
 
 
 def profile(session: Session, club_player_id: int) -> Profile | None:
@@ -400,7 +428,10 @@ def profile(session: Session, club_player_id: int) -> Profile | None:
     events = [ProfileEvent(event, player, float(scores[event.id].points) if event.id in scores else None,
                            scores[event.id].game_points if event.id in scores else 0) for player, event in rows]
     history = ratings.history(session, entry.id or 0)
-    return Profile(entry, events, history, ratings.chart_svg(history))
+    named = {event.id: event for _, event in rows}
+    unrated = [UnratedGame(named[u.event_id].name, named[u.event_id].date, u.round_number, u.table_number, u.reason)
+               for u in ratings.unrated_games(session, entry.id or 0) if u.event_id in named]
+    return Profile(entry, events, history, ratings.chart_svg(history), unrated)
 
 
 def _chain(session: Session, entry: ClubPlayer) -> list[ClubPlayer]:
@@ -478,6 +509,7 @@ class PublicProfile:
     events: list[PublicEvent]
     history: list[Any]  # ratings.HistoryPoint, oldest first
     chart: str  # SVG
+    unrated: list[UnratedGame] = field(default_factory=list)
 
 
 def public_profile(session: Session, code: str) -> PublicProfile | None:
@@ -497,4 +529,4 @@ def public_profile(session: Session, code: str) -> PublicProfile | None:
     return PublicProfile(entry.name, entry.public_code,
                          [PublicEvent(item.event.name, item.event.date, item.points, item.game_points)
                           for item in found.events],
-                         found.history, found.chart)
+                         found.history, found.chart, found.unrated)

@@ -23,6 +23,12 @@ def _number(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() and len(raw) < 10 else None
 
 
+@bp.get("/", strict_slashes=False)
+def index() -> Any:
+    """The menu's "Club" and a typed /club open the registry, the club's first page."""
+    return redirect(url_for("club.players"))
+
+
 @bp.get("/players")
 def players() -> Any:
     db = get_session()
@@ -36,7 +42,7 @@ def merge() -> Any:
     keep, gone = _number(request.form.get("keep")), _number(request.form.get("gone"))
     try:
         entry = registry.merge(get_session(), keep or 0, gone or 0)
-        flash(_("Merged into %(name)s. Recompute the ratings to follow.", name=entry.name), "ok")
+        flash(_("Merged into %(name)s; the ratings follow.", name=entry.name), "ok")
     except InputError as error:
         flash(" ".join(error.errors.values()), "error")
     return redirect(url_for("club.players"))
@@ -88,7 +94,8 @@ def public_profile(club_player_id: int) -> Any:
 
 @bp.get("/ratings")
 def ratings_page() -> Any:
-    return render_template("club/ratings.html", rows=ratings.current_ratings(get_session()))
+    return render_template("club/ratings.html", rows=ratings.current_ratings(get_session()),
+                           rated_after=ratings.RATED_AFTER)
 
 
 @bp.post("/ratings/recompute")

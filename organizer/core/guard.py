@@ -63,6 +63,18 @@ def lock(session: Session, model: type[Row], row_id: int | None) -> Row | None:
     ).first()
 
 
+def lock_key(session: Session, key: int) -> None:
+    """Hold the lock named ``key`` for this transaction, for a change that depends on many rows
+    none of which stands for it (the club's ratings, replayed from the points before the
+    replayed events): PostgreSQL's transaction-level advisory lock, SQLite's write transaction.
+    A second request taking the same key waits until the first commits or rolls back. Objects
+    loaded earlier in the session are reloaded."""
+    begin_write(session)
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({int(key)})")
+
+
 def lock_all(session: Session, model: type[Row], *where: Any) -> list[Row]:
     """Every row of ``model`` matching ``where`` as committed now, locked for this transaction in
     id order, for a rule over several rows ("at least one owner stays"): two requests changing

@@ -217,6 +217,10 @@ class Event(SQLModel, table=True):
     archived_at: datetime | None = Field(default=None)
     #: set on an event made by importing an export: the list marks it as an imported copy
     imported_at: datetime | None = Field(default=None)
+    #: the club's ratings count this event's games a bot played part of a person's seat in (as
+    #: that person's) and those a person played against bots only (the bots as opponents); by
+    #: default both are left out
+    rate_bot_games: bool = Field(default=False)
 
     @property
     def rounds(self) -> int:

@@ -101,7 +101,7 @@ RULES: dict[str, Need] = {
     "rounds.swap": Need.EVENT_SEATING,
 
     # the club's registry, ratings and seasons: people's e-mails across events
-    "club.players": Need.ORGANIZER, "club.merge": Need.ORGANIZER, "club.review": Need.ORGANIZER,
+    "club.index": Need.ORGANIZER, "club.players": Need.ORGANIZER, "club.merge": Need.ORGANIZER, "club.review": Need.ORGANIZER,
     "club.resolve": Need.ORGANIZER, "club.match_unlinked": Need.ORGANIZER, "club.profile": Need.ORGANIZER,
     "club.ratings_page": Need.ORGANIZER, "club.recompute": Need.ORGANIZER,
     "club.export_json": Need.ORGANIZER, "club.import_json": Need.ORGANIZER,

@@ -32,9 +32,10 @@ event_imported = _signals.signal("event-imported")
 #: :data:`results_settled` after its commit.
 results_changing = _signals.signal("results-changing")
 
-#: An event's results are settled: a round closed, an event imported, or a settled result
-#: changed; sent after the sender's commit. Keyword arguments: ``event_ids``. The club stores the
-#: events' league figures (and commits them).
+#: An event's results are settled: a round closed, an event imported, a settled result changed,
+#: or a setting changed that decides what they count for (the event's date, whether the ratings
+#: count games with bots); sent after the sender's commit. Keyword arguments: ``event_ids``. The
+#: club stores the events' league figures and brings its ratings up to date (and commits them).
 results_settled = _signals.signal("results-settled")
 
 #: A round was published and committed (its tables can play). Keyword arguments: ``event``,

@@ -10,7 +10,7 @@ from flask import Flask, g
 from engine.cards import species_code
 from organizer.core.models import ENTRY_MODES, ROUND_FORMATS
 from organizer.core.public_urls import public_base, public_base_unreachable, public_url
-from organizer.core.translate import N_, current_locale, species_name
+from organizer.core.translate import N_, current_locale, format_points, format_rating, species_name
 
 HTMX_SCRIPT = "core/vendor/htmx-2.0.11.min.js"
 
@@ -34,6 +34,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["species_code"] = species_code
     app.jinja_env.filters["species_name"] = species_name
     app.jinja_env.filters["fixed"] = fixed_decimals
+    # tournament points and club ratings: one format each for every page
+    app.jinja_env.filters["points"] = format_points
+    app.jinja_env.filters["rating"] = format_rating
     app.add_template_global(public_url, "public_url")  # every QR code and link a phone follows
     app.add_template_global(public_base, "public_base")
     app.add_template_global(public_base_unreachable, "public_base_unreachable")

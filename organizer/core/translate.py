@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, tzinfo
+from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -57,6 +58,45 @@ def valid_time_zone(name: str) -> bool:
 def time_zone_names() -> list[str]:
     """Every IANA zone name, sorted (the event form's list)."""
     return sorted(available_timezones())
+
+
+#: the areas of the IANA names that are places, preferred over the legacy ones ("US/Central",
+#: "Singapore") when a city names both
+_ZONE_AREAS = ("Africa/", "America/", "Antarctica/", "Arctic/", "Asia/", "Atlantic/", "Australia/", "Europe/",
+               "Indian/", "Pacific/")
+
+
+def _same_clock(names: Sequence[str]) -> bool:
+    """Whether the zones keep the same time (aliases of one zone, as Europe/Istanbul and
+    Asia/Istanbul), compared in midwinter and midsummer of this year and the next."""
+    year = datetime.now(UTC).year
+    moments = [datetime(y, m, 15, 12, tzinfo=UTC) for y in (year, year + 1) for m in (1, 7)]
+    return len({tuple(moment.astimezone(ZoneInfo(name)).utcoffset() for moment in moments) for name in names}) == 1
+
+
+def resolve_time_zone(typed: str) -> tuple[str | None, list[str]]:
+    """The IANA zone that ``typed`` names: the name itself, in any case, or a city, the name's
+    last part ("Berlin", "new york", "Buenos Aires"). Returns (zone, []) when one zone fits, or
+    (None, the zones it might mean) when it names several that keep different times (none: an
+    empty list)."""
+    typed = typed.strip()
+    if valid_time_zone(typed):
+        return typed, []
+    key = "_".join(typed.split()).casefold()
+    if not key:
+        return None, []
+    names = available_timezones()
+    whole = sorted(name for name in names if name.casefold() == key)
+    if whole:
+        return whole[0], []
+    found = sorted(name for name in names if name.rsplit("/", 1)[-1].casefold() == key)
+    places = [name for name in found if name.startswith(_ZONE_AREAS)] or found
+    if not places:
+        return None, []
+    if len(places) == 1 or _same_clock(places):
+        # aliases: the shortest name, as people write it (America/Buenos_Aires)
+        return min(places, key=lambda name: (name.count("/"), name)), []
+    return None, places
 
 
 Gettext = Callable[..., str]
@@ -137,6 +177,19 @@ def format_list(items: Sequence[str]) -> str:
 def format_number(number: int | float) -> str:
     """1234.5 as "1,234.5" in English, "1.234,5" in German."""
     return numbers.format_decimal(number, locale=current_locale())
+
+
+def format_points(points: float | Fraction) -> str:
+    """Tournament points as every page, projector and PDF prints them: two decimals in the
+    reader's language ("0.67", "2.00"; "0,67" in German), so a column lines up and one figure
+    reads the same wherever it is shown."""
+    return str(numbers.format_decimal(float(points), format="#,##0.00", locale=current_locale()))
+
+
+def format_rating(value: float) -> str:
+    """A rating with one decimal, never "-0.0" or "-0": a value that rounds to zero is zero."""
+    shown = round(float(value), 1) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return str(numbers.format_decimal(shown, format="#,##0.0", locale=current_locale()))
 
 
 def gettext(message: str, **variables: Any) -> str:

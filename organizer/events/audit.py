@@ -151,6 +151,7 @@ _SETTING_LABELS = {
     "tiebreak_order": N_("Tie-break order"), "entry_modes": N_("Result entry"),
     "pick_timer_seconds": N_("Pick timer (seconds)"), "language": N_("Language"), "time_zone": N_("Time zone"),
     "first_round_by_rating": N_("Seat round 1 by rating"),
+    "rate_bot_games": N_("Ratings count games with bots"),
     "public_page": N_("Public event page"), "self_check_in": N_("Self check-in"),
     "self_report": N_("Results from players' phones"), "attention_minutes": N_("Attention after (minutes)"),
     "club": N_("Club"), "email": N_("E-mail"),

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from organizer.core import guard, text
+from organizer.core import guard, signals, text
 from organizer.core.errors import InputError
 from organizer.core.models import (
     EDITIONS,
@@ -66,6 +66,8 @@ class EventInput:
     time_zone: str = "UTC"
     #: seat round 1 by the club's ratings, the strongest spread across the tables
     first_round_by_rating: bool = False
+    #: the club's ratings count games bots played part of, or a person played against bots only
+    rate_bot_games: bool = False
 
 
 def _languages() -> tuple[str, ...]:
@@ -74,10 +76,10 @@ def _languages() -> tuple[str, ...]:
     return tuple(LANGUAGES)
 
 
-def _valid_time_zone(name: str) -> bool:
-    from organizer.core.translate import valid_time_zone
+def _resolve_time_zone(typed: str) -> tuple[str | None, list[str]]:
+    from organizer.core.translate import resolve_time_zone
 
-    return valid_time_zone(name)
+    return resolve_time_zone(typed)
 
 
 def form_defaults(event: Event | None = None) -> dict[str, Any]:
@@ -88,7 +90,7 @@ def form_defaults(event: Event | None = None) -> dict[str, Any]:
         data = EventInput(event.name, event.date, event.edition, list(event.round_formats),
                           event.preferred_table_size, event.point_scheme, list(event.tiebreak_order),
                           list(event.entry_modes), event.pick_timer_seconds, event.language, event.time_zone,
-                          event.first_round_by_rating)
+                          event.first_round_by_rating, event.rate_bot_games)
     form: dict[str, Any] = {
         "name": data.name,
         "date": data.date.isoformat(),
@@ -103,6 +105,7 @@ def form_defaults(event: Event | None = None) -> dict[str, Any]:
         "time_zone": data.time_zone if event is not None else "",
         # a checkbox: sent as "1" when ticked, absent otherwise
         "first_round_by_rating": "1" if data.first_round_by_rating else "",
+        "rate_bot_games": "1" if data.rate_bot_games else "",
     }
     if event is not None:
         form["version"] = str(event.version)
@@ -152,14 +155,19 @@ def check_event(data: EventInput) -> EventInput:
         errors["pick_timer_seconds"] = _(_TIMER_MESSAGE)
     if data.language not in _languages():
         errors["language"] = _("Choose one of the listed languages.")
-    if not _valid_time_zone(data.time_zone):
-        errors["time_zone"] = _("Choose a time zone from the list, such as Europe/Berlin or UTC.")
+    time_zone, choices = _resolve_time_zone(data.time_zone)
+    if time_zone is None and choices:
+        errors["time_zone"] = _("“%(typed)s” is in several time zones: %(zones)s. Choose one of them.",
+                                typed=data.time_zone.strip(), zones=", ".join(choices))
+    elif time_zone is None:
+        errors["time_zone"] = _("No time zone is called “%(typed)s”. Type a city, such as Berlin, or choose a "
+                                "time zone from the list, such as Europe/Berlin or UTC.", typed=data.time_zone.strip()[:64])
     if errors:
         raise InputError(errors)
     modes = [str(mode) for mode in ENTRY_MODES if mode in data.entry_modes]
     return EventInput(name, data.date, data.edition, list(data.round_formats), data.preferred_table_size,
-                      data.point_scheme, list(data.tiebreak_order), modes, timer, data.language, data.time_zone,
-                      bool(data.first_round_by_rating))
+                      data.point_scheme, list(data.tiebreak_order), modes, timer, data.language, time_zone or "UTC",
+                      bool(data.first_round_by_rating), bool(data.rate_bot_games))
 
 
 _TIMER_MESSAGE = N_("Leave empty for no timer, or enter 10 to 600 seconds.")
@@ -208,7 +216,8 @@ def parse_event_form(form: Mapping[str, Any]) -> EventInput:
                       [str(form.get(f"tiebreak_{place}", "")) for place in range(1, len(TIEBREAKS) + 1)], modes, timer,
                       str(form.get("language", "en") or "en").strip(),
                       str(form.get("time_zone", "") or "UTC").strip(),
-                      bool(str(form.get("first_round_by_rating", "") or "").strip()))
+                      bool(str(form.get("first_round_by_rating", "") or "").strip()),
+                      bool(str(form.get("rate_bot_games", "") or "").strip()))
     try:
         checked = check_event(data)
     except InputError as bad:
@@ -225,7 +234,7 @@ def _snapshot(event: Event) -> dict[str, Any]:
         "point_scheme": event.point_scheme, "tiebreak_order": list(event.tiebreak_order),
         "entry_modes": list(event.entry_modes), "pick_timer_seconds": event.pick_timer_seconds,
         "language": event.language, "time_zone": event.time_zone,
-        "first_round_by_rating": event.first_round_by_rating,
+        "first_round_by_rating": event.first_round_by_rating, "rate_bot_games": event.rate_bot_games,
     }
 
 
@@ -294,6 +303,10 @@ def update_event(session: Session, event: Event, data: EventInput, actor: str, s
                                new={k: v for k, v in new.items() if old[k] != v}))
     session.add(event)
     session.commit()
+    if started and any(new[k] != old[k] for k in ("date", "rate_bot_games")):
+        # the club's ratings take events in date order and this setting decides which games count:
+        # its results count anew
+        signals.results_settled.send(session, event_ids=[event.id])
     session.refresh(event)
     return event
 

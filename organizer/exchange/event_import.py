@@ -204,7 +204,9 @@ def _event_settings(settings: dict[str, Any]) -> EventInput:
                       time_zone=_text(settings.get("time_zone", "UTC"), _("the time zone")),
                       # from before the option: round 1 shuffled, as it was then
                       first_round_by_rating=_flag(settings.get("first_round_by_rating", False),
-                                                  _("the seating of round 1 by rating")))
+                                                  _("the seating of round 1 by rating")),
+                      # from before the option: games with bots left out of the ratings
+                      rate_bot_games=_flag(settings.get("rate_bot_games", False), _("the ratings of games with bots")))
     try:
         return event_service.check_event(data)  # the event form's checks
     except InputError as bad:
@@ -328,7 +330,8 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None, pl
                   point_scheme=checked.point_scheme, tiebreak_order=checked.tiebreak_order,
                   entry_modes=checked.entry_modes, pick_timer_seconds=checked.pick_timer_seconds,
                   language=checked.language, time_zone=checked.time_zone,
-                  first_round_by_rating=checked.first_round_by_rating, imported_at=utcnow(),
+                  first_round_by_rating=checked.first_round_by_rating, rate_bot_games=checked.rate_bot_games,
+                  imported_at=utcnow(),
                   created_by_id=organizer_id, created_at=_time(settings.get("created_at"), "created_at") or utcnow(),
                   updated_at=_time(settings.get("updated_at"), "updated_at") or utcnow())
     session.add(event)

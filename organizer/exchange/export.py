@@ -74,7 +74,7 @@ def export_event(session: Session, event: Event) -> dict[str, Any]:
                   "point_scheme": event.point_scheme, "tiebreak_order": event.tiebreak_order,
                   "entry_modes": event.entry_modes, "pick_timer_seconds": event.pick_timer_seconds,
                   "language": event.language, "time_zone": event.time_zone,
-                  "first_round_by_rating": event.first_round_by_rating,
+                  "first_round_by_rating": event.first_round_by_rating, "rate_bot_games": event.rate_bot_games,
                   "created_at": _time(event.created_at), "updated_at": _time(event.updated_at)},
         "players": [{"name": p.name, "club": p.club, "email": p.email, "checked_in": p.checked_in,
                      "dropped": p.dropped, "dropped_after_round": p.dropped_after_round,

@@ -100,7 +100,8 @@ def needs_border(hex_value: str) -> bool:
 
 
 def format_number(value: Number) -> str:
-    """Tournament points as people read them: 2, 1.5, 2.33 (never 2.3333333)."""
+    """An average as people read it: 2, 1.5, 2.33 (never 2.3333333). Tournament points print
+    through the core's ``format_points``, as on every page."""
     if isinstance(value, bool):
         raise PrintingError(f"expected a number, got {value!r}")
     if isinstance(value, int):

@@ -8,12 +8,12 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
-from organizer.core.translate import N_, _, ngettext
+from organizer.core.translate import N_, _, format_points, ngettext
 from organizer.printing.data import Number, Paper
 from organizer.printing.documents import HEADING, NOTE, SUBTITLE, TITLE, Story, build, long_list, para
 from organizer.printing.errors import PrintingError
 from organizer.printing.fonts import BOLD, safe_text
-from organizer.printing.layout import MARGIN, fit_lines, format_number, paper_size
+from organizer.printing.layout import MARGIN, fit_lines, paper_size
 
 LEAGUE_HEADER = ["#", "Player", "Points", "Events", "Counted", "Game pts", "Species"]
 HEADINGS = {"Player": N_("Player"), "Points": N_("Points"), "Events": N_("Events"), "Counted": N_("Counted"),
@@ -44,6 +44,8 @@ class LeagueData:
     events: tuple[tuple[str, str], ...]
     rows: tuple[LeagueLine, ...]
     paper: Paper = "a4"
+    #: counted results not confirmed yet: the league is provisional while there are any
+    unconfirmed: int = 0
 
 
 def _check(data: LeagueData) -> None:
@@ -78,7 +80,7 @@ def _table(rows: tuple[LeagueLine, ...], usable: float) -> Any:
         lines, size = fit_lines(row.player, BOLD, 9.5, widths[name_column] - 6, min_size=7.5)
         if size != 9.5:
             fitted.append((index, size))
-        body.append(["–" if row.rank is None else str(row.rank), "\n".join(lines), format_number(row.points),
+        body.append(["–" if row.rank is None else str(row.rank), "\n".join(lines), format_points(row.points),
                      str(row.attended), str(row.counted), str(row.game_points), str(row.species)])
     style: list[tuple[object, ...]] = [
         ("FONT", (name_column, 1), (name_column, -1), BOLD, 9.5),
@@ -99,6 +101,9 @@ def league_pdf(data: LeagueData) -> bytes:
     subtitle = " · ".join((f"{data.first_day} – {data.last_day}",
                            ngettext("%(num)d event", "%(num)d events", len(data.events)),
                            ngettext("%(num)d player", "%(num)d players", len(data.rows))))
+    if data.unconfirmed:
+        subtitle += " · " + ngettext("provisional: %(num)d result not confirmed yet",
+                                     "provisional: %(num)d results not confirmed yet", data.unconfirmed)
     title = _("%(season)s: league", season=season)
     story = Story()
     story.flow(para(title, TITLE), para(subtitle, SUBTITLE),

@@ -7,7 +7,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Spacer
 
-from organizer.core.translate import N_, _, ngettext
+from organizer.core.translate import N_, _, format_points, ngettext
 from organizer.printing.data import EventReportData, ReportRound, StandingsData, StandingsLine
 from organizer.printing.documents import HEADING, NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para
 from organizer.printing.errors import PrintingError
@@ -66,7 +66,7 @@ def standings_table(rows: tuple[StandingsLine, ...], usable: float) -> Any:
             if club_size != 9.5:
                 fitted.append((name_column + 1, index, club_size))
             cells.append("\n".join(club_lines))
-        cells += [str(row.games), format_number(row.tournament_points), str(row.game_points),
+        cells += [str(row.games), format_points(row.tournament_points), str(row.game_points),
                   format_number(row.opponents_average), str(row.species_count)]
         body.append(cells)
     numeric = tuple(i for i, h in enumerate(header) if h not in ("Player", "Club"))
@@ -139,7 +139,7 @@ def _round_table(round_: ReportRound, usable: float) -> Any:
                 label = CellText(str(table.number), BOLD, note=table.entry_mode)
             body.append([label, str(seat.seat), CellText(seat.player, BOLD if seat.place == 1 else REGULAR),
                          str(seat.points), "" if seat.species_count is None else str(seat.species_count),
-                         str(seat.place), format_number(seat.tournament_points)])
+                         str(seat.place), format_points(seat.tournament_points)])
         style.append(("SPAN", (0, first_row), (0, len(body) - 1)))
         style.append(("VALIGN", (0, first_row), (0, len(body) - 1), "TOP"))
         style.append(("LINEABOVE", (0, first_row), (-1, first_row), 0.9, INK))

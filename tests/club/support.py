@@ -4,9 +4,12 @@ through the services so the registry matches them."""
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
+from openskill.models import PlackettLuce
 from sqlmodel import Session
 
+from organizer.club import ratings
 from organizer.core.models import Event, GameTable, Result, ResultStatus, Round, RoundStatus
 from organizer.core.models import Seat as SeatRow  # the module's Seat is a seat's figures
 from organizer.players import service as player_service
@@ -40,3 +43,17 @@ def play_event(session: Session, name: str, day: date, rounds: list[list[list[Se
                 {"player_id": ids[n], "points": p, "species_count": s} for n, p, s in table]))
     session.commit()
     return event
+
+
+def direct(tables: list[tuple[list[str], list[int]]]) -> dict[str, Any]:
+    model = PlackettLuce()
+    current: dict[str, Any] = {}
+    for names, ranks in tables:
+        teams = [[current.setdefault(n, model.rating())] for n in names]
+        for n, (r,) in zip(names, model.rate(teams, ranks=ranks), strict=True):
+            current[n] = r
+    return current
+
+
+def latest(session: Session) -> dict[str, tuple[float, float]]:
+    return {row.entry.name: (row.mu, row.sigma) for row in ratings.current_ratings(session)}

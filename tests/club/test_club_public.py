@@ -91,8 +91,8 @@ def test_public_profile_shows_events_results_and_rating_and_nothing_private(
     text = page.text
     assert "Ann Lee" in text and "Jan Night" in text and "Feb Night" in text and "<svg" in text
     # the events' results: Jan 1 point (50 game points), Feb 0 (30)
-    assert re.search(r"Jan Night</td>\s*<td>1</td><td>50</td>", text)
-    assert re.search(r"Feb Night</td>\s*<td>0</td><td>30</td>", text)
+    assert re.search(r"Jan Night</td>\s*<td>1.00</td><td>50</td>", text)
+    assert re.search(r"Feb Night</td>\s*<td>0.00</td><td>30</td>", text)
     # leakage scan: no e-mail, no player's link, no seat or event code, no registry number, no
     # organizer page, no other player's name
     secrets = ["ann.secret", "example.org", "@", f"/club/players/{ann.id}", "Registry no", "Bo Ek"]

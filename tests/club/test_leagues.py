@@ -219,10 +219,10 @@ def test_a_result_corrected_after_its_round_closed_shows_in_the_league_and_its_f
     assert signed_in.post(f"/events/{event.id}/rounds/1/close").status_code == 302
     season_id = leagues.save_season(session, leagues.SeasonInput("2026", date(2026, 1, 1), date(2026, 12, 31))).id or 0
     # "beaten": the share of the table's opponents beaten
-    second_table = [("Ed", "1", "45"), ("Flo", "0.67", "35"), ("Gus", "0.33", "25"), ("Hal", "0", "15")]
+    second_table = [("Ed", "1.00", "45"), ("Flo", "0.67", "35"), ("Gus", "0.33", "25"), ("Hal", "0.00", "15")]
     assert [row[1:] for row in league_rows(signed_in, season_id)] == [
-        ("Ann", "1", "50"), second_table[0], ("Bo", "0.67", "40"), second_table[1], ("Cy", "0.33", "30"),
-        second_table[2], ("Di", "0", "20"), second_table[3]]
+        ("Ann", "1.00", "50"), second_table[0], ("Bo", "0.67", "40"), second_table[1], ("Cy", "0.33", "30"),
+        second_table[2], ("Di", "0.00", "20"), second_table[3]]
 
     # Di's 20 was Ann's and Ann's 50 was Di's: the round is reopened and the result corrected
     assert signed_in.post(f"/events/{event.id}/rounds/1/reopen").status_code == 302
@@ -230,8 +230,8 @@ def test_a_result_corrected_after_its_round_closed_shows_in_the_league_and_its_f
     table = f"/events/{event.id}/rounds/1/tables/1"
     corrected = signed_in.post(f"{table}/result", data=totals_form(views[0], [typed[n] for n in names[0]], [4] * 4, 2))
     assert corrected.status_code == 302
-    now = [("Di", "1", "50"), second_table[0], ("Bo", "0.67", "40"), second_table[1], ("Cy", "0.33", "30"),
-           second_table[2], ("Ann", "0", "20"), second_table[3]]
+    now = [("Di", "1.00", "50"), second_table[0], ("Bo", "0.67", "40"), second_table[1], ("Cy", "0.33", "30"),
+           second_table[2], ("Ann", "0.00", "20"), second_table[3]]
     assert [row[1:] for row in league_rows(signed_in, season_id)] == now
     # the same POST stored the new figures: the league reads them, nothing is left to score
     assert leagues.store_tallies(session, [event.id]) == 0

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
-from typing import Any
 
 import pytest
-from openskill.models import PlackettLuce
+from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 from organizer.club import ratings
 from organizer.core.models import GameTable, Player, RatingPoint, Result, ResultStatus, Round
-from tests.club.support import play_event
-
-
-def direct(tables: list[tuple[list[str], list[int]]]) -> dict[str, Any]:
-    model = PlackettLuce()
-    current: dict[str, Any] = {}
-    for names, ranks in tables:
-        teams = [[current.setdefault(n, model.rating())] for n in names]
-        for n, (r,) in zip(names, model.rate(teams, ranks=ranks), strict=True):
-            current[n] = r
-    return current
-
-
-def latest(session: Session) -> dict[str, tuple[float, float]]:
-    return {row.entry.name: (row.mu, row.sigma) for row in ratings.current_ratings(session)}
+from organizer.core.translate import format_rating
+from tests.club.support import direct, latest, play_event
 
 
 def test_ratings_match_openskill_on_the_same_tables_in_time_order(session: Session) -> None:
@@ -99,3 +86,41 @@ def test_history_and_chart(session: Session) -> None:
     svg = ratings.chart_svg(points)
     assert svg.startswith("<svg") and svg.count("<circle") == 2
     assert "One &lt;b&gt;" in svg and "<b>" not in svg
+
+
+def test_a_new_player_is_shown_as_new_never_with_a_negative_rating(signed_in: FlaskClient, session: Session) -> None:
+    """One lost table puts mu - 3 sigma below zero: a newcomer reads "new" with mu ± sigma,
+    unranked, and nothing on the page or the chart reads "-0" or a negative rating."""
+    play_event(session, "One", date(2026, 1, 1), [[[("Ann", 50, 5), ("Bo", 40, 4), ("Cy", 45, 4)]]])
+    ratings.recompute(session)
+    bo = next(r for r in ratings.current_ratings(session) if r.entry.name == "Bo")
+    assert bo.ordinal < 0 and bo.new and bo.rank is None
+    page = signed_in.get("/club/ratings").text
+    row = re.search(r"<tr><td>(.*?)</td><td><a [^>]*>Bo</a></td>\s*<td>(.*?)</td>", page)
+    assert row is not None and row.groups() == ("–", "new")
+    profile = signed_in.get(f"/club/players/{bo.entry.id}").text
+    assert "New: " in profile and "The rating is shown once 5 tables are rated." in profile
+    assert not re.search(r"(?<![\w.])[-−]\d", profile.split("<h2>Rating</h2>")[1].split("<h2>")[0])
+
+
+def test_an_established_rating_is_ranked_and_never_minus_zero(session: Session) -> None:
+    play_event(session, "Five", date(2026, 1, 1), [[[("Ann", 50, 5), ("Bo", 40, 4)]]] * ratings.RATED_AFTER)
+    ratings.recompute(session)
+    rows = ratings.current_ratings(session)
+    assert [(r.entry.name, r.rank, r.new) for r in rows] == [("Ann", 1, False), ("Bo", 2, False)]
+    assert format_rating(-0.04) == "0.0" and format_rating(-0.06) == "-0.1"
+    svg = ratings.chart_svg(ratings.history(session, rows[1].entry.id or 0))
+    assert ">-0<" not in svg
+
+
+def test_tournament_points_print_with_two_decimals_on_the_profile(signed_in: FlaskClient, session: Session) -> None:
+    """The second of four beat two of three opponents: 2/3 of a point, "0.67" as on the
+    standings, not "0.667"."""
+    event = play_event(session, "Four", date(2026, 1, 1), [[[("Ann", 50, 5), ("Bo", 40, 4), ("Cy", 30, 3),
+                                                            ("Di", 20, 2)]]])
+    bo = session.exec(select(Player).where(Player.event_id == event.id, Player.name == "Bo")).one()
+    profile = signed_in.get(f"/club/players/{bo.club_player_id}").text
+    assert re.search(r"Four</a></td>\s*<td>Bo</td><td>0.67</td>", profile)
+    assert "0.667" not in profile
+    standings = signed_in.get(f"/events/{event.id}/standings").text
+    assert ">0.67<" in standings

@@ -162,6 +162,25 @@ def test_an_unknown_time_zone_or_language_is_refused_beside_its_field(signed_in:
     assert session.exec(select(Event).where(Event.name == "Autumn Cup")).first() is None
 
 
+def test_a_city_names_its_time_zone(signed_in: FlaskClient, session: Session) -> None:
+    """The field's hint says to type "Berlin": a city (any case, spaces for underscores) is
+    stored as its IANA zone."""
+    assert signed_in.post("/events/new", data=event_form(time_zone="Berlin")).status_code == 302
+    assert session.exec(select(Event).where(Event.name == "Autumn Cup")).one().time_zone == "Europe/Berlin"
+    assert signed_in.post("/events/new", data=event_form(name="Big Apple", time_zone="new york")).status_code == 302
+    assert session.exec(select(Event).where(Event.name == "Big Apple")).one().time_zone == "America/New_York"
+    assert signed_in.post("/events/new", data=event_form(name="Lower", time_zone="europe/paris")).status_code == 302
+    assert session.exec(select(Event).where(Event.name == "Lower")).one().time_zone == "Europe/Paris"
+
+
+def test_an_unknown_city_is_refused_beside_the_field_in_the_users_language(signed_in: FlaskClient) -> None:
+    signed_in.get("/language/de")
+    response = signed_in.post("/events/new", data=event_form(time_zone="Atlantis"))
+    assert response.status_code == 422
+    message = error_beside(response.text, "time_zone")
+    assert "Atlantis" in message and "Berlin" in message and "Zeitzone" in message
+
+
 def test_event_pages_render_in_every_language_and_errors_have_a_title(signed_in: FlaskClient, event: Event) -> None:
     """The pages of this area answer in each shipped language (the catalogs fill in the
     words; a missing one falls back to English, never to an error)."""

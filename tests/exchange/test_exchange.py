@@ -104,7 +104,7 @@ def test_import_refuses_what_the_forms_refuse_naming_the_item(app: Flask, sessio
         (("event", "name"), "", "The event's settings: Give the event a name."),
         (("event", "pick_timer_seconds"), 5, "The event's settings: Leave empty for no timer"),
         (("event", "language"), "xx", "The event's settings: Choose one of the listed languages."),
-        (("event", "time_zone"), "Mars/Olympus", "The event's settings: Choose a time zone from the list"),
+        (("event", "time_zone"), "Mars/Olympus", "The event's settings: No time zone is called “Mars/Olympus”"),
         (("event", "language"), 7, "The event's settings: the language must be text, not 7."),
         ((*seat, "species_count"), -1, "Round 1, table 1, seat 2: Species in the arboretum: a whole number from 0"),
         ((*seat, "points"), -4, "Round 1, table 1, seat 2: Points: the total must be the scorepad's sum"),

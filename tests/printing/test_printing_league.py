@@ -32,7 +32,7 @@ def test_league_pdf_from_a_season_lists_players_in_rank_order_with_the_rule(
     assert "Club 2026: league" in text and "2026-01-01 – 2026-12-31 · 2 events · 3 players" in text
     assert "Ranked by tournament points per event attended, at least 2 events." in text
     # Bo (0.5 + 1) / 2 = 0.75, Ann (1 + 0) / 2 = 0.5; Cy came once: listed below, unranked
-    bo, ann, cy = text.index("1 Bo 0.75 2 2 80 8"), text.index("2 Ann Ångström 0.5 2 2 70 10"), text.index("– Cy 0 1 1 30 3")
+    bo, ann, cy = text.index("1 Bo 0.75 2 2 80 8"), text.index("2 Ann Ångström 0.50 2 2 70 10"), text.index("– Cy 0.00 1 1 30 3")
     assert bo < ann < cy
     assert "fewer events than the rule asks for" in text
     assert "2026-01-10 Jan night" in text and "2026-02-10 Feb night" in text
@@ -54,7 +54,7 @@ def test_five_hundred_players_run_over_pages_with_the_header_on_each() -> None:
     for number, text in enumerate(texts, start=1):
         assert "# Player Points Events Counted Game pts Species" in text, f"header missing on page {number}"
     everything = " ".join(texts)
-    assert "1 Player 001 333 5 4 200 30" in everything and "500 Player 500 166.67 5 4 34 30" in everything
+    assert "1 Player 001 333.00 5 4 200 30" in everything and "500 Player 500 166.67 5 4 34 30" in everything
 
 
 def test_bad_data_is_refused_before_drawing() -> None:

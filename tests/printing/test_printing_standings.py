@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from organizer.core.translate import format_points
 from organizer.printing import EventReportData, PrintingError, StandingsData, StandingsLine, event_report, standings_pdf
 from organizer.printing.layout import format_number
 from organizer.printing.samples import sample_event_report, sample_standings
@@ -41,7 +42,7 @@ def test_standing_row_shows_its_numbers_and_a_dropped_player_is_marked() -> None
     )
     text = pages_text(standings_pdf(StandingsData(event="Cup", after_round=3, rows=rows)))[0]
     assert "1 Zoë Ångström Łódź Club 3 2.33 98 1.5 17" in text
-    assert "2 Łukasz Wójcik (dropped) 3 2 101 1.25 15" in text
+    assert "2 Łukasz Wójcik (dropped) 3 2.00 101 1.25 15" in text
 
 
 def test_tournament_points_print_as_people_read_them() -> None:
@@ -71,7 +72,7 @@ def test_event_report_has_final_standings_and_every_table_of_every_round() -> No
         for table in round_.tables:
             for seat in table.seats or ():
                 assert (f"{seat.seat} {seat.player} {seat.points} {seat.species_count} {seat.place} "
-                        f"{format_number(seat.tournament_points)}") in text
+                        f"{format_points(seat.tournament_points)}") in text
 
 
 def test_a_long_event_report_keeps_each_tables_seats_on_one_page_under_a_header() -> None:
@@ -81,7 +82,7 @@ def test_a_long_event_report_keeps_each_tables_seats_on_one_page_under_a_header(
     for round_ in data.rounds:
         for table in round_.tables:
             lines = [f"{seat.seat} {seat.player} {seat.points} {seat.species_count} {seat.place} "
-                     f"{format_number(seat.tournament_points)}" for seat in table.seats or ()]
+                     f"{format_points(seat.tournament_points)}" for seat in table.seats or ()]
             pages = [number for number, text in enumerate(texts) if any(line in text for line in lines)]
             assert len(pages) == 1, f"round {round_.number} table {table.number} is on pages {pages}"
             page = texts[pages[0]]

@@ -82,7 +82,7 @@ def test_places_and_tournament_points_before_confirmation(signed_in: FlaskClient
     assert "3rd — tie on 31 points broken by species count: 4 vs 5" in page
     cells = re.findall(r'<td class="place"[^>]*><strong>([^<]*)</strong><br><span class="tp">([^<]*)</span></td>', page)
     # "beaten" scheme: opponents beaten over opponents at the table
-    assert cells == [("2nd", "0.67"), ("3rd", "0.33"), ("1st", "1"), ("4th", "0")]
+    assert cells == [("2nd", "0.67"), ("3rd", "0.33"), ("1st", "1.00"), ("4th", "0.00")]
 
 
 def test_a_shared_place_says_so(signed_in: FlaskClient, session: Session) -> None:

@@ -41,8 +41,9 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProce
         private = db.exec(select(Player).where(Player.club_player_id != entry.id,
                                                Player.club_player_id != None)).first()  # noqa: E711
         assert private is not None
-        organizer_pages = [f"/seasons/{season.id}", f"/seasons/{season.id}?q=a", f"/seasons/{season.id}/projector",
-                           f"/club/players/{entry.id}", f"/club/players/{private.club_player_id}"]
+        organizer_pages = ["/club/ratings", f"/seasons/{season.id}", f"/seasons/{season.id}?q=a",
+                           f"/seasons/{season.id}/projector", f"/club/players/{entry.id}",
+                           f"/club/players/{private.club_player_id}"]
         player_pages = [f"/profile/{entry.public_code}", f"/p/{player.token}", f"/p/{private.token}"]
         assert isinstance(entry, ClubPlayer)
     engine.dispose()
