@@ -56,13 +56,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _group_for_workers(items: list[pytest.Item]) -> None:
     """The work units of ``--dist loadgroup`` (``.ci/test complete``): a module's tests on one
     database share a worker, so a module's server or browser starts once, while its SQLite and
-    PostgreSQL halves run on two workers side by side. The long server suites are handed out
+    PostgreSQL halves may run on two workers side by side. The long server suites are handed out
     first and the short tests fill the gaps at the end (with ``--no-loadscope-reorder``: xdist
     would otherwise order the units by their number of tests, leaving the few long race and browser
     tests for last)."""
     for item in items:
         backend = "postgresql" if "postgresql" in _param_ids(item) else "sqlite"
-        item.add_marker(pytest.mark.xdist_group(f"{item.nodeid.split('::', 1)[0]}:{backend}"))
+        # a race module's few tests each take minutes: one unit per test, each starting the
+        # module's server on its worker (seconds), so one module does not hold a worker alone
+        unit = item.nodeid.split("[", 1)[0] if "/system/races/" in item.nodeid else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(f"{unit}:{backend}"))
     items.sort(key=lambda item: item.get_closest_marker("system") is None)
 
 
