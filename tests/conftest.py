@@ -57,7 +57,7 @@ def _group_for_workers(items: list[pytest.Item]) -> None:
     """The work units of ``--dist loadgroup`` (``.ci/test complete``): a module's tests on one
     database share a worker, so a module's server or browser starts once, while its SQLite and
     PostgreSQL halves may run on two workers side by side. The long server suites are handed out
-    first and the short tests fill the gaps at the end (with ``--no-loadscope-reorder``: xdist
+    first (:func:`_long_suites_first`) and the short tests fill the gaps at the end (with ``--no-loadscope-reorder``: xdist
     would otherwise order the units by their number of tests, leaving the few long race and browser
     tests for last)."""
     for item in items:
@@ -66,7 +66,15 @@ def _group_for_workers(items: list[pytest.Item]) -> None:
         # module's server on its worker (seconds), so one module does not hold a worker alone
         unit = item.nodeid.split("[", 1)[0] if "/system/races/" in item.nodeid else item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(f"{unit}:{backend}"))
-    items.sort(key=lambda item: item.get_closest_marker("system") is None)
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def _long_suites_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """After pytest has grouped the tests by their module-scoped parameters (which moves a
+    module's PostgreSQL half to the end of the run), the system suites go first, each in the
+    order pytest gave it."""
+    if config.getoption("dist", None) == "loadgroup":
+        items.sort(key=lambda item: item.get_closest_marker("system") is None)
 
 
 def _param_ids(item: pytest.Item) -> list[str]:
