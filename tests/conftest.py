@@ -8,12 +8,14 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 from jinja2.environment import Environment
+from werkzeug.routing.rules import Rule
 
 #: the fixtures of the organizer's tests (an app on SQLite and PostgreSQL, a session, a signed-in
 #: client, helpers that make events and players), for every feature's folder
@@ -41,11 +43,43 @@ def worker_database_url(base: str, worker: str) -> str:
     return url
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         parts = Path(str(item.fspath)).parts
         if "system" in parts or item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.system)
+    if config.getoption("dist", None) == "loadgroup":
+        _group_for_workers(items)
+
+
+def _group_for_workers(items: list[pytest.Item]) -> None:
+    """The work units of ``--dist loadgroup`` (``.ci/test complete``): a module's tests on one
+    database share a worker, so a module's server or browser starts once, while its SQLite and
+    PostgreSQL halves may run on two workers side by side. The long server suites are handed out
+    first (:func:`_long_suites_first`) and the short tests fill the gaps at the end (with ``--no-loadscope-reorder``: xdist
+    would otherwise order the units by their number of tests, leaving the few long race and browser
+    tests for last)."""
+    for item in items:
+        backend = "postgresql" if "postgresql" in _param_ids(item) else "sqlite"
+        # a race module's few tests each take minutes: one unit per test, each starting the
+        # module's server on its worker (seconds), so one module does not hold a worker alone
+        unit = item.nodeid.split("[", 1)[0] if "/system/races/" in item.nodeid else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(f"{unit}:{backend}"))
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def _long_suites_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """After pytest has grouped the tests by their module-scoped parameters (which moves a
+    module's PostgreSQL half to the end of the run), the system suites go first, each in the
+    order pytest gave it."""
+    if config.getoption("dist", None) == "loadgroup":
+        items.sort(key=lambda item: item.get_closest_marker("system") is None)
+
+
+def _param_ids(item: pytest.Item) -> list[str]:
+    callspec = getattr(item, "callspec", None)
+    return [] if callspec is None else callspec.id.split("-")
 
 
 class SharedTemplateCache(BytecodeCache):
@@ -75,6 +109,27 @@ def _environment_with_shared_cache(app: Flask) -> Environment:
 
 
 Flask.create_jinja_environment = _environment_with_shared_cache  # type: ignore[method-assign]
+
+
+_BUILDERS: dict[tuple[object, ...], Any] = {}
+_compile_builder = Rule._compile_builder
+
+
+def _shared_builder(self: Rule, append_unknown: bool = True) -> Any:
+    """A URL rule's builder, compiled once per run: werkzeug generates and compiles Python code
+    for every rule of every app (two thirds of building an app), and one long-running server does
+    it once. The builder is a plain function of the rule's parsed parts and defaults, bound to
+    the rule afterwards, so rules alike share it."""
+    defaults = tuple(sorted((name, repr(value)) for name, value in (self.defaults or {}).items()))
+    converters = tuple((name, type(converter)) for name, converter in self._converters.items())
+    key = (self.rule, self.host, self.subdomain, tuple(self._trace), defaults, converters, append_unknown)
+    builder = _BUILDERS.get(key)
+    if builder is None:
+        builder = _BUILDERS[key] = _compile_builder(self, append_unknown)
+    return builder
+
+
+Rule._compile_builder = _shared_builder  # type: ignore[method-assign]
 
 
 @pytest.fixture(autouse=True)

@@ -5,8 +5,10 @@ QR code is on the screen, and page by page every player's name comes round."""
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,21 +34,43 @@ NAMES = ("Ana Lucía Fernández", "Bartholomew O'Sullivan", "Chen Wei", "Dorothe
          "François Lefèvre-Dubois", "Gunnhildur Sigurðardóttir", "Hiroshi Tanaka")
 
 
-def _event_database(path: Path, players: int) -> None:
-    engine = make_engine(f"sqlite:///{path}")
+@dataclass
+class Room:
+    server: ServerProcess
+    #: players -> the id of the event with that many players
+    events: dict[int, int]
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    """One server for every room size: an event of each size, round 1 seated and published."""
+    folder = tmp_path_factory.mktemp("projector")
+    url = f"sqlite:///{folder / 'room.sqlite3'}"
+    engine = make_engine(url)
     upgrade_database(engine)
+    events = {}
     with Session(engine, expire_on_commit=False) as db:
         accounts.create_organizer(db, "Tess", "correct horse battery")
-        data = event_service.EventInput(name="Spring Open", date=date(2026, 4, 18))
-        event = event_service.create_event(db, data, None, "test")
-        assert event.id is not None
-        db.add_all(Player(event_id=event.id, name=f"{NAMES[i % len(NAMES)]} {i + 1}",
-                          name_key=f"{NAMES[i % len(NAMES)]} {i + 1}".casefold(), checked_in=True)
-                   for i in range(players))
-        db.commit()
-        rnd = round_service.propose_round(db, event, "test", seed=3)
-        round_service.publish_round(db, event, rnd, "test")
+        for players in SIZES:
+            data = event_service.EventInput(name=f"Spring Open {players}", date=date(2026, 4, 18))
+            event = event_service.create_event(db, data, None, "test")
+            assert event.id is not None
+            db.add_all(Player(event_id=event.id, name=f"{NAMES[i % len(NAMES)]} {i + 1}",
+                              name_key=f"{NAMES[i % len(NAMES)]} {i + 1}".casefold(), checked_in=True)
+                       for i in range(players))
+            db.commit()
+            rnd = round_service.propose_round(db, event, "test", seed=3)
+            round_service.publish_round(db, event, rnd, "test")
+            events[players] = event.id
     engine.dispose()
+    with ServerProcess(url, folder / "instance", workers=1, threads=4) as server:
+        yield Room(server, events)
+
+
+def _until_the_next_screen() -> float:
+    """Seconds until the projector shows its next screen: it turns at every multiple of
+    REFRESH_SECONDS of the server's clock (this machine's), whenever the page was loaded."""
+    return projector.REFRESH_SECONDS - time.time() % projector.REFRESH_SECONDS + 0.2
 
 
 def _on_screen(page: Page) -> dict[str, Any]:
@@ -67,35 +91,33 @@ def _on_screen(page: Page) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("players", SIZES)
-def test_the_projector_shows_every_name_page_by_page(tmp_path: Path, browser: Any, players: int) -> None:
-    database = tmp_path / "room.sqlite3"
-    _event_database(database, players)
+def test_the_projector_shows_every_name_page_by_page(room: Room, browser: Any, players: int) -> None:
     pages = -(-players // projector.SEATING_PER_SCREEN)
-    with ServerProcess(f"sqlite:///{database}", tmp_path / "instance", workers=1, threads=4) as server:
-        for label, viewport in SCREENS.items():
-            context = browser.new_context(viewport=viewport, device_scale_factor=1)
-            page = context.new_page()
-            page.goto(server.url + "/sign-in")
-            page.fill("input[name=name]", "Tess")
-            page.fill("input[name=password]", "correct horse battery")
-            page.locator("main form button[type=submit]").first.click()
-            page.wait_for_url(lambda url: "/sign-in" not in url)
-            seen: set[str] = set()
-            # every page comes round in the small rooms; the big ones check the page on screen
-            for turn in range(pages if players <= 40 else 1):
-                page.goto(server.url + "/events/1/projector")
-                found = _on_screen(page)
-                assert not found["hidden"], f"{label}, {players} players: names off the screen {found['hidden'][:3]}"
-                assert found["rows_hidden"] == 0 and found["qr"] and not found["scrolls"], (label, players, found)
-                if pages > 1:
-                    shown = re.search(r"(\d+) of (\d+)", found["note"])
-                    assert shown and int(shown.group(2)) == pages, found["note"]
-                seen.update(found["names"])
-                if turn == 0:
-                    shot(page, f"80-projector-{players}-players-{label}")
-                if len(seen) == players:
-                    break
-                page.wait_for_timeout(projector.REFRESH_SECONDS * 1000)  # the next page comes with the next refresh
-            context.close()
-            if players <= 40:
-                assert len(seen) == players, f"{label}: {players - len(seen)} names never shown"
+    server = room.server
+    for label, viewport in SCREENS.items():
+        context = browser.new_context(viewport=viewport, device_scale_factor=1)
+        page = context.new_page()
+        page.goto(server.url + "/sign-in")
+        page.fill("input[name=name]", "Tess")
+        page.fill("input[name=password]", "correct horse battery")
+        page.locator("main form button[type=submit]").first.click()
+        page.wait_for_url(lambda url: "/sign-in" not in url)
+        seen: set[str] = set()
+        # every page comes round in the small rooms; the big ones check the page on screen
+        for turn in range(pages if players <= 40 else 1):
+            page.goto(f"{server.url}/events/{room.events[players]}/projector")
+            found = _on_screen(page)
+            assert not found["hidden"], f"{label}, {players} players: names off the screen {found['hidden'][:3]}"
+            assert found["rows_hidden"] == 0 and found["qr"] and not found["scrolls"], (label, players, found)
+            if pages > 1:
+                shown = re.search(r"(\d+) of (\d+)", found["note"])
+                assert shown and int(shown.group(2)) == pages, found["note"]
+            seen.update(found["names"])
+            if turn == 0:
+                shot(page, f"80-projector-{players}-players-{label}")
+            if len(seen) == players:
+                break
+            page.wait_for_timeout(_until_the_next_screen() * 1000)
+        context.close()
+        if players <= 40:
+            assert len(seen) == players, f"{label}: {players - len(seen)} names never shown"
