@@ -10,7 +10,10 @@ reading only its own seat in that deal), scores the end, and repeats with new de
 budget lasts. Random playouts judge badly: random seats throw away the hands that decide the
 rights, so a search over them is no better than the normal bot (52% in two players); a playout
 of sensible play asks the question that matters, "what if everyone plays
-well from here".
+well from here". The other seats are not assumed to be exactly the normal bot, though: for each
+deal every other seat draws how often it plays one of the normal bot's next best instead
+(:data:`OPPONENTS`), so the search is not tuned to one opponent. In the draft the hidden hands are
+dealt by what the others seem to collect (:mod:`engine.bots.reading`).
 
 The candidates are the heuristic's best few (its ranking reads only what the seat may see, see
 :mod:`engine.bots.knowledge`), every source for a draw; in the draft the best placement of each
