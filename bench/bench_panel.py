@@ -115,6 +115,11 @@ def read(paths: list[Path]) -> list[dict[str, Any]]:
     return records
 
 
+#: the levels compared game by game: the normal bot and the strong bot, the strong bot whose
+#: playouts assume every other seat is the normal bot and the one drawing them from a mix
+PAIRS = (("normal", "strong"), ("strong-plain", "strong"), ("normal", "strong-plain"))
+
+
 def report(records: list[dict[str, Any]]) -> list[str]:
     """The panel's table: each level's wins against each opponent, and for the levels compared
     on the same games the games only one of them won."""
@@ -140,22 +145,23 @@ def report(records: list[dict[str, Any]]) -> list[str]:
         out.append(f"| {game} | {opponent} | {level} | {n} | {wins / n:.1%} | {lo:.1%}–{hi:.1%} | "
                    f"{1 / GAMES[game][1]:.0%} | {mine:.1f} / {sum(others) / len(others):.1f} | {cpu:.1f} s |")
     out.append("")
-    out.append("Same deals and seats, strong against normal (games both played):")
+    out.append("Same deals and seats, two levels compared on the games both played:")
     out.append("")
-    out.append("| game | against | games | normal wins | strong wins | won only by strong | only by normal |")
-    out.append("|---|---|---:|---:|---:|---:|---:|")
-    for (game, opponent, level), games in sorted(rows.items()):
-        if level != "strong" or (game, opponent, "normal") not in rows:
-            continue
-        normal = rows[(game, opponent, "normal")]
-        both = sorted(set(games) & set(normal))
-        if not both:
-            continue
-        s_won = [games[i]["seat"] in games[i]["winners"] for i in both]
-        n_won = [normal[i]["seat"] in normal[i]["winners"] for i in both]
-        out.append(f"| {game} | {opponent} | {len(both)} | {sum(n_won) / len(both):.1%} | "
-                   f"{sum(s_won) / len(both):.1%} | {sum(s and not n for s, n in zip(s_won, n_won, strict=True))} | "
-                   f"{sum(n and not s for s, n in zip(s_won, n_won, strict=True))} |")
+    out.append("| game | against | levels (A / B) | games | A wins | B wins | won only by A | only by B |")
+    out.append("|---|---|---|---:|---:|---:|---:|---:|")
+    for first, second in PAIRS:
+        for (game, opponent, level), games in sorted(rows.items()):
+            if level != second or (game, opponent, first) not in rows:
+                continue
+            other = rows[(game, opponent, first)]
+            both = sorted(set(games) & set(other))
+            if not both:
+                continue
+            b_won = [games[i]["seat"] in games[i]["winners"] for i in both]
+            a_won = [other[i]["seat"] in other[i]["winners"] for i in both]
+            out.append(f"| {game} | {opponent} | {first} / {second} | {len(both)} | {sum(a_won) / len(both):.1%} | "
+                       f"{sum(b_won) / len(both):.1%} | {sum(a and not b for a, b in zip(a_won, b_won, strict=True))} | "
+                       f"{sum(b and not a for a, b in zip(a_won, b_won, strict=True))} |")
     return out
 
 
