@@ -147,8 +147,9 @@ def report(records: list[dict[str, Any]]) -> list[str]:
     out.append("")
     out.append("Same deals and seats, two levels compared on the games both played:")
     out.append("")
-    out.append("| game | against | levels (A / B) | games | A wins | B wins | won only by A | only by B |")
-    out.append("|---|---|---|---:|---:|---:|---:|---:|")
+    out.append("| game | against | levels (A / B) | games | A wins | B wins | won only by A | only by B "
+               "| B's score minus A's, a game (± 1 standard error) |")
+    out.append("|---|---|---|---:|---:|---:|---:|---:|---:|")
     for first, second in PAIRS:
         for (game, opponent, level), games in sorted(rows.items()):
             if level != second or (game, opponent, first) not in rows:
@@ -159,9 +160,12 @@ def report(records: list[dict[str, Any]]) -> list[str]:
                 continue
             b_won = [games[i]["seat"] in games[i]["winners"] for i in both]
             a_won = [other[i]["seat"] in other[i]["winners"] for i in both]
+            gains = [games[i]["scores"][games[i]["seat"]] - other[i]["scores"][other[i]["seat"]] for i in both]
+            mean = sum(gains) / len(gains)
+            spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, len(gains) - 1) / len(gains))
             out.append(f"| {game} | {opponent} | {first} / {second} | {len(both)} | {sum(a_won) / len(both):.1%} | "
                        f"{sum(b_won) / len(both):.1%} | {sum(a and not b for a, b in zip(a_won, b_won, strict=True))} | "
-                       f"{sum(b and not a for a, b in zip(a_won, b_won, strict=True))} |")
+                       f"{sum(b and not a for a, b in zip(a_won, b_won, strict=True))} | {mean:+.1f} ± {spread:.1f} |")
     return out
 
 

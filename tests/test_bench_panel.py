@@ -57,4 +57,4 @@ def test_the_report_counts_the_games_each_level_won_alone_on_the_same_deals() ->
     table = "\n".join(panel.report(records))
     assert "| draft 3p | flatmc | normal | 4 | 50.0% |" in table
     assert "| draft 3p | flatmc | strong | 4 | 75.0% |" in table
-    assert "| draft 3p | flatmc | normal / strong | 4 | 50.0% | 75.0% | 1 | 2 |" in table
+    assert "| draft 3p | flatmc | normal / strong | 4 | 50.0% | 75.0% | 1 | 2 | +0.0 ± 0.0 |" in table
