@@ -128,13 +128,17 @@ class StrongBot:
     :func:`engine.bots.search.playouts_for`; deterministic from the seed); ``seconds``: a cap on the time per decision (anytime:
     stopped early it plays the best found so far; the decision then depends on the machine's
     speed); ``horizon``: search in the last that many cards (None: about three turns a seat);
-    ``rollout``: how the playouts are played ("heuristic": every seat the normal bot; "random")."""
+    ``rollout``: how the playouts are played ("heuristic": the normal bot, the other seats now and
+    then one of its next best, drawn from ``opponents`` for each deal,
+    :data:`engine.bots.search.OPPONENTS`, ``()``: every seat exactly the normal bot; "random");
+    ``read_draft``: deal a draft's hidden hands by what the others seem to collect."""
 
     name = "strong"
 
     def __init__(self, iterations: int = DEFAULT_PLAYOUTS, seconds: float | None = 0.8, width: int = 6,
-                 horizon: int | None = None, rollout: str = "heuristic", margin: float | None = None) -> None:
-        from .search import MARGIN_WEIGHT
+                 horizon: int | None = None, rollout: str = "heuristic", margin: float | None = None,
+                 opponents: tuple[tuple[float, float], ...] | None = None, read_draft: bool = True) -> None:
+        from .search import MARGIN_WEIGHT, OPPONENTS
 
         self.iterations = iterations
         self.seconds = seconds
@@ -142,6 +146,8 @@ class StrongBot:
         self.horizon = horizon
         self.rollout = rollout
         self.margin = MARGIN_WEIGHT if margin is None else margin
+        self.opponents = OPPONENTS if opponents is None else opponents
+        self.read_draft = read_draft
         #: why the last decision was made (for a replay's "why?"); not read by the next decision
         self.last_reason: object | None = None
 
@@ -150,7 +156,7 @@ class StrongBot:
         from .search import search
 
         action, reason = search(state, seat, rng, self.iterations, self.seconds, self.width, self.horizon,
-                                self.rollout, self.margin)
+                                self.rollout, self.margin, self.opponents, self.read_draft)
         self.last_reason = reason
         return action
 

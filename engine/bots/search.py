@@ -10,7 +10,10 @@ reading only its own seat in that deal), scores the end, and repeats with new de
 budget lasts. Random playouts judge badly: random seats throw away the hands that decide the
 rights, so a search over them is no better than the normal bot (52% in two players); a playout
 of sensible play asks the question that matters, "what if everyone plays
-well from here".
+well from here". The other seats are not assumed to be exactly the normal bot, though: for each
+deal every other seat draws how often it plays one of the normal bot's next best instead
+(:data:`OPPONENTS`), so the search is not tuned to one opponent. In the draft the hidden hands are
+dealt by what the others seem to collect (:mod:`engine.bots.reading`).
 
 The candidates are the heuristic's best few (its ranking reads only what the seat may see, see
 :mod:`engine.bots.knowledge`), every source for a draw; in the draft the best placement of each
@@ -45,6 +48,7 @@ from ..solo import Q as Q_SEAT
 from ..standard import StandardState
 from ..views import PublicMove, SeatView
 from .knowledge import DraftMemory, _all_cards, draft_memory
+from .reading import Tastes, pickers, tastes, weighted_hand
 from .turns import TableCache
 
 #: weight of the score margin (per point) next to the win itself
@@ -76,23 +80,55 @@ SHARE_GROWTH: dict[tuple[str, int], float] = {("standard", 3): 0.5, ("standard",
 PLAYOUT_CAP: dict[tuple[str, int], float] = {("standard", 3): 3.0, ("standard", 4): 3.0}
 #: the draft: the picks of a seat searched, counted from the end (its last round)
 DRAFT_PICKS = 7
+#: the other seats of a playout, drawn anew for every deal: pairs of how often a seat plays one of
+#: the normal bot's next best instead of its best, and how likely that seat is. Opponents assumed
+#: to be exactly the normal bot tune the search to the normal bot (strong against it, much less
+#: against anyone else); a mix of the normal bot and sloppier players is what a table is
+#: (docs/engine.md, "Whom the strong bot's playouts assume")
+OPPONENTS: tuple[tuple[float, float], ...] = ((0.0, 0.5), (0.35, 0.3), (0.7, 0.2))
+#: how far down the normal bot's ranking a slip goes (the best excluded)
+SLIP_DEPTH = 4
 
 
 @dataclass(frozen=True)
 class Reason:
-    """Why the strong bot chose its action: its mean result and the next best candidate's."""
+    """Why the strong bot chose its action, as typed data for an explanation in the reader's words.
+
+    ``playouts`` is the number of sampled futures (deals of the hidden cards, each played to the
+    end once per candidate still in the running); 0 when the bot did not search (early in the
+    game), then the values are the normal bot's ratings and ``runner_up`` its next best. ``wins``
+    and ``points``: the share of those futures the action won and the seat's mean final score in
+    them (likewise ``runner_up_wins``, ``runner_up_points`` for the next best candidate, over the
+    futures it was played in). ``candidates``: how many moves were compared. ``collecting``: in
+    the draft, the other seats read as collecting species (seat, species best first), which
+    shaped the hidden hands dealt; ``opponents_mixed``: the others were played as a mix of
+    careful and careless players, not as one bot. ``kept_rating``: the next best did better in
+    these futures, but not clearly enough to leave the move the normal bot's rating puts first."""
 
     action: str
     value: float
     runner_up: str | None
     runner_up_value: float | None
     playouts: int
+    wins: float = 0.0
+    points: float = 0.0
+    runner_up_wins: float | None = None
+    runner_up_points: float | None = None
+    candidates: int = 1
+    collecting: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    opponents_mixed: bool = False
+    kept_rating: bool = False
 
     def __str__(self) -> str:
-        if self.runner_up is None or self.runner_up_value is None:
-            return f"{self.action}: the only candidate ({self.playouts} playouts)"
-        return (f"{self.action}: expected result {self.value:.2f} against {self.runner_up_value:.2f} for "
-                f"{self.runner_up} ({self.playouts} playouts)")
+        if self.playouts == 0:
+            if self.runner_up is None:
+                return f"{self.action}: the only move"
+            return f"{self.action}: the normal bot's rating; next best {self.runner_up} (no search yet)"
+        if self.runner_up is None or self.runner_up_points is None or self.runner_up_wins is None:
+            return f"{self.action}: the only candidate ({self.playouts} sampled futures)"
+        return (f"{self.action}: won {self.wins:.0%}, scored {self.points:.1f}; next best {self.runner_up}: won "
+                f"{self.runner_up_wins:.0%}, scored {self.runner_up_points:.1f} ({self.playouts} sampled futures, "
+                f"{self.candidates} candidates)")
 
 
 def _public_game(game: Game) -> Game:
@@ -138,10 +174,13 @@ def known_in_hands(moves: list[PublicMove], piles: list[list[Card]], seats: int,
     return hands
 
 
-def determinize(state: State, seat: int, rng: random.Random, memory: DraftMemory | None = None) -> State:
+def determinize(state: State, seat: int, rng: random.Random, memory: DraftMemory | None = None,
+                read: Tastes | None = None) -> State:
     """A state for ``seat``'s decision with every card it cannot see dealt at random among the
     places it could be, built from ``state.view(seat)`` and the public moves only (the draft: also
-    the hands the seat has held this round, :func:`engine.bots.knowledge.draft_memory`)."""
+    the hands the seat has held this round, :func:`engine.bots.knowledge.draft_memory`, and with
+    ``read``, what the others collect, :mod:`engine.bots.reading`: a hand the seats collecting Oak
+    have picked from is dealt a high Oak less often)."""
     view = state.view(seat)
     det = _public_game(state.game).new_initial_state()
     det.arboretums = [_arboretum(view, s) for s in range(state.seats)]
@@ -168,10 +207,10 @@ def determinize(state: State, seat: int, rng: random.Random, memory: DraftMemory
         for s, info in enumerate(view.seats):
             if s == seat:
                 hands.append(own)
-            else:
-                missing = info.hand_size - len(known[s])
-                hands.append(known[s] + pool[:missing])
-                pool = pool[missing:]
+                continue
+            missing = info.hand_size - len(known[s])
+            by = [] if read is None else [read.by_seat[p] for p in pickers(cast(DraftState, state), s) if p != seat]
+            hands.append(known[s] + weighted_hand(pool, missing, by, rng))
         det.hands = hands
         det.deck = pool[:draft.undealt]
         det.out = out + pool[draft.undealt:]
@@ -208,14 +247,15 @@ def determinize(state: State, seat: int, rng: random.Random, memory: DraftMemory
     return det
 
 
-def _result(state: State, seat: int, margin: float = MARGIN_WEIGHT) -> float:
+def _result(state: State, seat: int, margin: float = MARGIN_WEIGHT) -> tuple[float, float, int]:
+    """The search's value of a finished playout for ``seat``, its share of the win and its score."""
     outcome = state.outcome()
     assert outcome is not None
     totals = [p.total for p in outcome.players]
     winners = outcome.winners
     win = 1.0 / len(winners) if seat in winners else 0.0
     best_other = max(t for s, t in enumerate(totals) if s != seat) if len(totals) > 1 else 0
-    return win + margin * (totals[seat] - best_other)
+    return win + margin * (totals[seat] - best_other), win, totals[seat]
 
 
 def _playout(state: State, rng: random.Random) -> None:
@@ -231,30 +271,64 @@ def _playout(state: State, rng: random.Random) -> None:
         apply(random_action(rng))
 
 
-def _heuristic_playout(state: State, rng: random.Random, cache: TableCache | None = None) -> None:
-    """Every seat plays the normal bot's choice to the end. The normal bot reads only what its
-    seat sees in this deal, so the playout asks "what if everyone played sensibly", which judges
-    a hand kept for the rights far better than random play (random seats throw their hands away).
-    ``cache``: the search's path tables, told of every card planted (standard and solo)."""
+def _heuristic_playout(state: State, rng: random.Random, cache: TableCache | None = None,
+                       slips: tuple[float, ...] = ()) -> None:
+    """Every seat plays the normal bot's choice to the end, or, with ``slips``, seat ``s`` takes
+    one of the normal bot's next best now and then (``slips[s]``: how often; see :data:`OPPONENTS`).
+    The normal bot reads only what its seat sees in this deal, so the playout asks "what if
+    everyone played sensibly", which judges a hand kept for the rights far better than random
+    play (random seats throw their hands away). ``cache``: the search's path tables, told of every
+    card planted (standard and solo)."""
     apply = state.apply_action
     if isinstance(state, DraftState):
+        from .draft import DraftPlanner, choose_pick
         from .draft import TableCache as DraftCache
-        from .draft import choose_pick
 
         tables: DraftCache = {}
         while not state.terminal:
             for s in state.awaited_seats():
-                apply(choose_pick(state, s, rng, tables), s)
+                if slips and slips[s] > 0.0:
+                    actions = state.legal_actions(s)
+                    apply(_slipped(actions, DraftPlanner(state, s, tables).score(actions), slips[s], rng), s)
+                else:
+                    apply(choose_pick(state, s, rng, tables), s)
         return
-    from .turns import choose_turn_action
+    from .turns import choose_turn_action, score_turn_actions
 
     standard = cast(StandardState, state)
     if cache is None:
         cache = TableCache(standard.seats)
     history = standard.history
     while not standard.terminal:
-        apply(choose_turn_action(standard, standard.current_player(), rng, cache))
+        player = standard.current_player()
+        if slips and slips[player] > 0.0:
+            actions, scores = score_turn_actions(standard, player, cache)
+            apply(_slipped(actions, scores, slips[player], rng))
+        else:
+            apply(choose_turn_action(standard, player, rng, cache))
         _planted(standard, history[-1], cache)
+
+
+def _slipped(actions: list[Action], scores: list[float], slip: float, rng: random.Random) -> Action:
+    """The best-scored action, or with probability ``slip`` one of the next :data:`SLIP_DEPTH`
+    best (never one scored as never worth it)."""
+    best = 0
+    for index, score in enumerate(scores):
+        if score > scores[best]:
+            best = index
+    if len(actions) == 1 or rng.random() >= slip:
+        return actions[best]
+    order = sorted(range(len(actions)), key=lambda i: -scores[i])[1:SLIP_DEPTH]
+    options = [i for i in order if scores[i] > -1e8]
+    return actions[rng.choice(options)] if options else actions[best]
+
+
+def opponent_slips(seats: int, seat: int, rng: random.Random, mix: tuple[tuple[float, float], ...]) -> tuple[float, ...]:
+    """One deal's opponents: each seat but ``seat`` draws how often it slips from ``mix`` (pairs
+    of a slip rate and its weight); ``seat`` itself plays the normal bot's choice."""
+    rates = [rate for rate, _ in mix]
+    weights = [weight for _, weight in mix]
+    return tuple(0.0 if s == seat else rng.choices(rates, weights)[0] for s in range(seats))
 
 
 def _planted(state: StandardState, entry: tuple[int, Action], cache: TableCache) -> None:
@@ -320,18 +394,21 @@ def playouts_for(state: State, iterations: int, horizon: int | None = None, left
 
 def search(state: State, seat: int, rng: random.Random, iterations: int, seconds: float | None,
            width: int, horizon: int | None = None, rollout: str = "heuristic",
-           margin: float = MARGIN_WEIGHT) -> tuple[Action, Reason]:
+           margin: float = MARGIN_WEIGHT, opponents: tuple[tuple[float, float], ...] = OPPONENTS,
+           read_draft: bool = True) -> tuple[Action, Reason]:
     """The strong bot's decision and its reason (see the module docstring). ``horizon``: search
     only once at most that many cards are left (:func:`cards_left`; None: :func:`default_horizon`);
     before, the heuristic's choice. ``rollout``: "heuristic" (every seat plays the normal bot's
-    choice to the end) or "random"."""
+    choice to the end, the others drawn from ``opponents`` for each deal, :data:`OPPONENTS`; empty:
+    every seat the normal bot) or "random". ``read_draft``: deal a draft's hidden hands by what the
+    others collect (:mod:`engine.bots.reading`)."""
     actions, scores = ranked_candidates(state, seat)
     left = cards_left(state)
     iterations = playouts_for(state, iterations, horizon, left)
     if horizon is None:
         horizon = default_horizon(state)
     if len(actions) == 1 or iterations <= 0 or left > horizon:
-        return actions[0], Reason(str(actions[0]), 0.0, None, None, 0)
+        return actions[0], _unsearched(state, actions, scores)
     # the draft: the best placement of each card first (which card to take, and so which to pass
     # on, decides more than where to plant it), then the heuristic's next best
     candidates = _diverse(actions, width) if isinstance(state, DraftState) else actions[:width]
@@ -343,6 +420,8 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     # difference to the heuristic's choice (candidate 0) is measured pairwise, with much less
     # noise than the results themselves.
     sums = [0.0] * count
+    wins = [0.0] * count
+    points = [0.0] * count
     diffs = [0.0] * count
     squares = [0.0] * count
     #: candidates still played; one clearly worse than the heuristic's choice is dropped, so the
@@ -355,6 +434,9 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
     done = 0
     last_cost = 0.0
     memory = draft_memory(state, seat) if isinstance(state, DraftState) else None
+    read = tastes(state, seat) if isinstance(state, DraftState) and read_draft else None
+    # solo: the only other seat is Q, who plays by the rule
+    mixed = rollout == "heuristic" and state.mode != "solo" and any(rate > 0.0 for rate, _ in opponents)
     standard = isinstance(state, StandardState) and rollout == "heuristic"
     tables = TableCache(state.seats) if standard else None
     while done < iterations:
@@ -363,8 +445,9 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
         if deadline is not None and deals and time.perf_counter() + last_cost > deadline:
             break
         began = time.perf_counter()
-        det = determinize(state, seat, rng, memory)
+        det = determinize(state, seat, rng, memory, read)
         playout_seed = rng.getrandbits(32)
+        slips = opponent_slips(state.seats, seat, rng, opponents) if mixed else ()
         results: dict[int, float] = {}
         for index in active:
             trial = det.clone()
@@ -372,10 +455,15 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
             if tables is not None:
                 tables.restart()
                 _planted(cast(StandardState, trial), trial.history[-1], tables)
-                _heuristic_playout(trial, random.Random(playout_seed), tables)
+                _heuristic_playout(trial, random.Random(playout_seed), tables, slips)
+            elif rollout == "heuristic":
+                _heuristic_playout(trial, random.Random(playout_seed), None, slips)
             else:
                 playout(trial, random.Random(playout_seed))
-            results[index] = _result(trial, seat, margin)
+            value, win, total = _result(trial, seat, margin)
+            results[index] = value
+            wins[index] += win
+            points[index] += total
         for index, value in results.items():
             sums[index] += value
             diffs[index] += value - results[0]
@@ -402,8 +490,23 @@ def search(state: State, seat: int, rng: random.Random, iterations: int, seconds
         if gain > best_gain and gain > CONFIDENCE * _error(diffs[index], squares[index], deals):
             best, best_gain = index, gain
     second = max((i for i in range(count) if i != best), key=lambda i: means[i])
-    reason = Reason(str(candidates[best]), means[best], str(candidates[second]), means[second], deals)
+    collecting = () if read is None else tuple(
+        (s, read.collecting(s)) for s in range(state.seats) if s != seat and read.collecting(s))
+    reason = Reason(str(candidates[best]), means[best], str(candidates[second]), means[second], deals,
+                    wins[best] / played[best], points[best] / played[best], wins[second] / played[second],
+                    points[second] / played[second], count, collecting, mixed, means[second] > means[best])
     return candidates[best], reason
+
+
+def _unsearched(state: State, actions: list[Action], scores: list[float]) -> Reason:
+    """The reason of a move the search leaves to the normal bot's rating: its best and next best
+    (in the draft the next best card, not the same card at another cell)."""
+    best = actions[0]
+    others = [a for a in actions[1:] if not isinstance(a, Pick) or not isinstance(best, Pick) or a.card != best.card]
+    if not others:
+        return Reason(str(best), scores[0], None, None, 0)
+    second = others[0]
+    return Reason(str(best), scores[0], str(second), scores[actions.index(second)], 0, candidates=len(actions))
 
 
 def _diverse(actions: list[Action], width: int) -> list[Action]:

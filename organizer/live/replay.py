@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from babel import numbers
 from sqlmodel import Session
 
 from engine import ArboretumError, Card, Discard, Draw, Game, Pick, Play, State, parse_action
 from engine.bots import DEFAULT_PLAYOUTS, StrongBot
 from engine.bots.search import Reason
 from organizer.core.models import Event, GameTable, Round
-from organizer.core.translate import _, format_number, species_name
+from organizer.core.translate import _, current_locale, format_list, format_number, species_name
 from organizer.live import log as live_log
 from organizer.live import practice as practice_service
 from organizer.live import seats as live_seats
@@ -98,8 +99,8 @@ def action_words(text: str, names: Sequence[str]) -> str:
 
 def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
     """Why the bot at ``seat`` played ``logged`` in the position ``before``, in one line. The
-    strong bot is asked again with the seed the table gave it (``live_log.bot_entries``): the
-    expected result of its move against the next best."""
+    strong bot is asked again with the seed the table gave it (``live_log.bot_entries``): what it
+    compared, in :func:`reason_words`."""
     if kind == "random":
         return _("The random bot: any legal move.")
     if kind == "easy":
@@ -110,22 +111,59 @@ def explain(before: State, seat: int, logged: str, kind: str | None) -> str:
     rng = random.Random(f"arboretum-live-bot:{before.game.seed}:{before.version}:{seat}")
     chosen = bot.choose(before, seat, rng)
     reason = bot.last_reason
-    if not isinstance(reason, Reason) or reason.playouts == 0:
-        return _("The strong bot: the move it rates best (it searches only the last turns).")
     names = list(before.names)
-    if reason.runner_up is None or reason.runner_up_value is None:
-        text = _("The strong bot: %(move)s: the only candidate (%(playouts)s playouts).",
-                 move=action_words(reason.action, names), playouts=format_number(reason.playouts))
-    else:
-        text = _("The strong bot: %(move)s: expected result %(value)s against %(other_value)s for %(other)s "
-                 "(%(playouts)s playouts).", move=action_words(reason.action, names),
-                 value=format_number(round(reason.value, 2)),
-                 other_value=format_number(round(reason.runner_up_value, 2)),
-                 other=action_words(reason.runner_up, names), playouts=format_number(reason.playouts))
+    if not isinstance(reason, Reason):
+        return _("The strong bot: the move it rates best.")
+    text = reason_words(reason, names)
     if str(chosen) != logged:
         text += " " + _("(At the table its time cap cut the search short; asked again it prefers %(move)s.)",
                         move=action_words(str(chosen), names))
     return text
+
+
+def _percent(share: float) -> str:
+    """A share as the reader's language writes a percentage ("62 %" in German, "62%" in English)."""
+    return numbers.format_percent(round(share, 2), locale=current_locale())
+
+
+def reason_words(reason: Reason, names: Sequence[str]) -> str:
+    """The strong bot's reason (the engine's numbers) as sentences in the reader's language: the
+    move it played, what it compared it with and by how much, whom it assumed it played against,
+    and in the draft what it read from the others' passing."""
+    move = action_words(reason.action, names)
+    if reason.playouts == 0:
+        if reason.runner_up is None:
+            return _("The strong bot: %(move)s was its only sensible move.", move=move)
+        return _("The strong bot plays the early turns by its rules without searching: they rate %(move)s best, "
+                 "ahead of %(other)s.", move=move, other=action_words(reason.runner_up, names))
+    futures = format_number(reason.playouts)
+    if reason.runner_up is None or reason.runner_up_wins is None or reason.runner_up_points is None:
+        return _("The strong bot: %(move)s was the only move worth trying; it won %(wins)s of %(futures)s sampled "
+                 "futures.", move=move, wins=_percent(reason.wins), futures=futures)
+    other = action_words(reason.runner_up, names)
+    parts = [_("The strong bot compared %(count)s moves in %(futures)s sampled futures of this game: %(move)s won "
+               "%(wins)s of them, with %(points)s points on average.", count=format_number(reason.candidates),
+               futures=futures, move=move, wins=_percent(reason.wins), points=format_number(round(reason.points, 1)))]
+    difference = format_number(abs(round(reason.points - reason.runner_up_points, 1)))
+    if reason.kept_rating:
+        parts.append(_("The next best, %(other)s, did a little better in these few futures (won %(wins)s), but not "
+                       "clearly enough to leave the move its rules rate first.", other=other,
+                       wins=_percent(reason.runner_up_wins)))
+    elif reason.runner_up_points <= reason.points:
+        parts.append(_("The next best, %(other)s, won %(wins)s and scored %(points)s points less.", other=other,
+                       wins=_percent(reason.runner_up_wins), points=difference))
+    else:
+        parts.append(_("The next best, %(other)s, won %(wins)s: it scored %(points)s points more but won less "
+                       "often.", other=other, wins=_percent(reason.runner_up_wins), points=difference))
+    if reason.collecting:
+        read = [_("%(name)s seems to collect %(species)s", name=names[seat] if seat < len(names) else str(seat),
+                  species=format_list([species_name(name) for name in species]))
+                for seat, species in reason.collecting]
+        parts.append(_("It dealt the cards it has not seen by what the others took and passed on: %(read)s.",
+                       read=format_list(read)))
+    if reason.opponents_mixed:
+        parts.append(_("It played the others as a mix of careful and careless players, not as copies of itself."))
+    return " ".join(parts)
 
 
 def replay_step(game: Game, log: Sequence[Sequence[Any]], step: int | None, path_species: str,

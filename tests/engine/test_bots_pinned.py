@@ -25,9 +25,11 @@ GAMES = [
     ("standard", 2, "2018", ("heuristic", "easy"), 10, "cd02d2bd59e06055"),
     ("draft", 3, "2018", ("heuristic", "easy", "heuristic"), 11, "b6dde70f6d5468c5"),
     ("solo", 1, "2018", ("heuristic", "random"), 12, "d6c6bf2db7195764"),
-    # the strong bot at a fixed small budget: its playouts are the normal bot's games
-    ("standard", 2, "2018", ("strong:4", "heuristic"), 13, "db8e24039e0ce685"),
-    ("draft", 3, "2018", ("strong:4", "heuristic", "heuristic"), 14, "18bdb68f69a7364b"),
+    # the strong bot at a fixed small budget: its playouts are the normal bot's games, the other
+    # seats drawn from engine.bots.search.OPPONENTS, the draft's hidden hands dealt by what the
+    # others collect (engine.bots.reading); the solo game's only other seat is Q
+    ("standard", 2, "2018", ("strong:4", "heuristic"), 13, "c51fe4b14f0369a2"),
+    ("draft", 3, "2018", ("strong:4", "heuristic", "heuristic"), 14, "a340ce34e2f7c2cb"),
     ("solo", 1, "2018", ("strong:4", "random"), 15, "de0bb4add99f6195"),
 ]
 
