@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
+from organizer.demo import DEMO_EVENT
 from tests.engine.worked_example import CASE
 from tests.system.hostile.budget import budget
 from tests.system.hostile.conftest import TOKEN, DemoApp
@@ -88,6 +89,8 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "accounts.add": {"name": "Judge Two", "role": "judge"},
         "accounts.set_role": {"role": "organizer"}, "accounts.reset": {}, "accounts.disable": {},
         "accounts.enable": {}, "accounts.end_session": {}, "accounts.sign_out_everywhere": {},
+        "accounts.sign_out_account": {}, "events.set_archived": {"archived": "1"},
+        "events.delete": {"confirm_name": DEMO_EVENT},
         "auth.welcome": {"password": "long enough pw", "confirm": "long enough pw"},
         "staff.assign": {"judge": "1"}, "staff.unassign": {}, "staff.seating": {"judges_may_seat": "1"},
         "accounts.change_password": {"current": "demo", "new_password": "a new long password",
