@@ -43,8 +43,8 @@ from organizer.players import views as players
 from organizer.prints import views as prints
 from organizer.public import views as public
 from organizer.rounds import tables_views as tables
-from organizer.signup import views as signup
 from organizer.rounds import views as rounds
+from organizer.signup import views as signup
 from organizer.standings import projector_views as projector
 from organizer.standings import views as standings
 from organizer.venue import views as venue

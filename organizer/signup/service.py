@@ -13,7 +13,7 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session, col, func, select
@@ -21,8 +21,7 @@ from sqlmodel import Session, col, func, select
 from organizer.core import rate_windows, signals, text
 from organizer.core.errors import InputError
 from organizer.core.guard import check_version, lock
-from organizer.core.models import (AuditEntry, Event, Player, Signup, SignupSettings, SignupStatus,
-                                   utcnow)
+from organizer.core.models import AuditEntry, Event, Player, Signup, SignupSettings, SignupStatus, utcnow
 from organizer.core.translate import _
 from organizer.players import service as players
 
@@ -46,7 +45,6 @@ class RateLimited(InputError):
 
 
 def _aware(moment: datetime) -> datetime:
-    from datetime import UTC
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
@@ -90,7 +88,6 @@ def save_settings(session: Session, event: Event, form: dict[str, str], seen_ver
     closes_at: datetime | None = None
     if form.get("closes_at", "").strip():
         try:
-            from datetime import UTC
             closes_at = datetime.fromisoformat(form["closes_at"].strip()).replace(tzinfo=UTC)
         except ValueError:
             errors["closes_at"] = _("Enter a date and time such as 2026-12-31 18:00.")

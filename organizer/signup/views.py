@@ -14,7 +14,7 @@ from flask_babel import force_locale
 from organizer.core import mail
 from organizer.core.db import get_session
 from organizer.core.errors import InputError
-from organizer.core.models import Event, Signup
+from organizer.core.models import Event, Signup, SignupStatus
 from organizer.core.pages import go_to, render_page
 from organizer.core.public_urls import public_url
 from organizer.core.translate import _
@@ -97,7 +97,7 @@ def submit(code: str) -> Any:
     except InputError as bad:
         db.rollback()
         return _form_page(event, 422, bad.errors, entered)
-    if signup.status == service.SignupStatus.UNCONFIRMED:
+    if signup.status == SignupStatus.UNCONFIRMED:
         confirm_link = public_url("signup.confirm_page", token=signup.token, code=signup.email_code)
         page_link = public_url("signup.page", token=signup.token)
         problem = _send(event, lambda settings: mail.signup_confirmation_message(

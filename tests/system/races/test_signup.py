@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, delete, func, select
 
-from organizer.core.models import AuditEntry, Player, RateWindow, Signup, SignupSettings, utcnow
+from organizer.core.models import AuditEntry, Event, Player, RateWindow, Signup, SignupSettings, utcnow
 from tests.system.faults.harness import Client
 from tests.system.races.harness import DEMO_EVENT, RaceServer, run_trials, server_errors, simultaneously
 
@@ -32,7 +32,6 @@ def _reset(session: Session) -> tuple[str, int]:
     settings.open, settings.cap, settings.approval = True, players + FREE, False
     session.add(settings)
     session.commit()
-    from organizer.core.models import Event
     event = session.get(Event, DEMO_EVENT)
     assert event is not None
     return event.public_code, players
