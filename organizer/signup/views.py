@@ -34,6 +34,12 @@ def signup_open(event: Event) -> bool:
     return service.is_open(service.settings_of(get_session(), event.id))
 
 
+@bp.app_template_global("has_signup")
+def has_signup(token: str) -> bool:
+    """Whether a player's own page has a sign-up page behind it (its status, its withdrawal)."""
+    return service.find(get_session(), token) is not None
+
+
 def _public_event(code: str) -> Event:
     event = public_service.event_by_code(get_session(), code)
     if event is None:

@@ -110,3 +110,64 @@ def test_organizer_list_and_csv(signed_in: FlaskClient, session: Session, event:
     assert "Ann Lee" in signed_in.get(f"/events/{event.id}/sign-ups").text
     csv_text = signed_in.get(f"/events/{event.id}/sign-ups.csv").text
     assert csv_text.splitlines()[1].startswith("Ann Lee,,ann@example.org,,confirmed")
+
+
+def test_a_confirmed_player_page_leads_to_the_sign_up(client: FlaskClient, session: Session, event: Event) -> None:
+    open_signup(session, event)
+    ann = sign(session, event, "Ann Lee")
+    page = client.get(f"/p/{ann.token}")
+    assert page.status_code == 200 and f"/p/{ann.token}/sign-up" in page.text
+
+
+def test_approval_and_moves_are_audited(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    open_signup(session, event, cap=1, approval=True)
+    ann, bo = sign(session, event, "Ann Lee"), sign(session, event, "Bo Chen")
+    assert (ann.status, bo.status) == ("approval", "approval")
+    assert "Awaiting approval" in signed_in.get(f"/events/{event.id}/sign-ups").text
+    for signup in (ann, bo):
+        assert signed_in.post(f"/events/{event.id}/sign-ups/{signup.id}/move", data={"to": "approve"}).status_code == 302
+    session.expire_all()
+    assert (session.get(Signup, ann.id).status, session.get(Signup, bo.id).status) == ("confirmed", "waiting")
+    signed_in.post(f"/events/{event.id}/sign-ups/{ann.id}/move", data={"to": "wait"})
+    signed_in.post(f"/events/{event.id}/sign-ups/{bo.id}/move", data={"to": "confirm"})
+    session.expire_all()
+    assert (session.get(Signup, ann.id).status, session.get(Signup, bo.id).status) == ("waiting", "confirmed")
+    assert [p.name for p in session.exec(select(Player).where(Player.event_id == event.id))] == ["Bo Chen"]
+    refused = signed_in.post(f"/events/{event.id}/sign-ups/{ann.id}/move", data={"to": "approve"})
+    assert refused.status_code == 409 and "cannot be moved there now" in refused.text
+    actions = [a.action for a in session.exec(select(AuditEntry).where(AuditEntry.event_id == event.id))]
+    assert actions.count("signup.moved.approve") == 2 and "signup.moved.wait" in actions
+
+
+def test_settings_are_validated_and_a_stale_form_changes_nothing(signed_in: FlaskClient, session: Session,
+                                                                 event: Event) -> None:
+    url = f"/events/{event.id}/sign-ups/settings"
+    bad = signed_in.post(url, data={"open": "1", "cap": "lots", "version": "0"})
+    assert bad.status_code == 422 and "from 1 to 10000" in bad.text
+    assert signed_in.post(url, data={"open": "1", "cap": "8", "version": "0"}).status_code == 302
+    stale = signed_in.post(url, data={"open": "", "cap": "3", "version": "0"})
+    assert stale.status_code == 409 and "changed since you opened it" in stale.text
+    settings = session.get(SignupSettings, event.id)
+    session.refresh(settings)
+    assert settings.open and settings.cap == 8
+
+
+def test_closed_sign_up_refuses(client: FlaskClient, session: Session, event: Event) -> None:
+    session.add(SignupSettings(event_id=event.id, open=True, closes_at=service.utcnow() - timedelta(minutes=1)))
+    session.commit()
+    assert "Sign up" not in client.get(f"/e/{event.public_code}").text
+    reply = client.post(f"/e/{event.public_code}/sign-up", data={"name": "Ann Lee", "email": "ann@example.org"})
+    assert reply.status_code == 422 and "closed" in reply.text
+
+
+def test_rate_limited_per_address_over_http(client: FlaskClient, session: Session, event: Event) -> None:
+    open_signup(session, event)
+    for n in range(service.PER_ADDRESS):
+        client.post(f"/e/{event.public_code}/sign-up", data={"name": f"Person {n}", "email": f"p{n}@example.org"})
+    reply = client.post(f"/e/{event.public_code}/sign-up", data={"name": "One More", "email": "more@example.org"})
+    assert reply.status_code == 429 and "Too many sign-ups" in reply.text and reply.headers["Retry-After"]
+
+
+def test_only_organizers_see_the_sign_ups(client: FlaskClient, event: Event) -> None:
+    assert client.get(f"/events/{event.id}/sign-ups").status_code in (302, 401, 403)
+    assert client.get(f"/events/{event.id}/sign-ups.csv").status_code in (302, 401, 403)
