@@ -21,7 +21,7 @@ from tests.fixtures.organizer import create_event, make_app
 
 
 @pytest.fixture
-def mail_app(database_url: str, tmp_path: Path, smtp_server: tuple[Inbox, int]) -> Iterator[Flask]:  # noqa: F811
+def mail_app(database_url: str, tmp_path: Path, smtp_server: tuple[Inbox, int]) -> Iterator[Flask]:
     app = make_app(database_url, tmp_path, SMTP_HOST="127.0.0.1", SMTP_PORT=smtp_server[1], SMTP_SECURITY="none",
                    SMTP_FROM="club@example.org", BASE_URL="https://club.example.org")
     yield app
@@ -34,7 +34,7 @@ def _body(raw: bytes) -> tuple[Message, str]:
     return message, bytes(part).decode() if isinstance(part, bytes) else ""
 
 
-def test_confirm_by_link_then_promotion_by_mail(mail_app: Flask, smtp_server: tuple[Inbox, int]) -> None:  # noqa: F811
+def test_confirm_by_link_then_promotion_by_mail(mail_app: Flask, smtp_server: tuple[Inbox, int]) -> None:
     inbox = smtp_server[0]
     with Session(mail_app.extensions["db_engine"], expire_on_commit=False) as session:
         event = create_event(session)
