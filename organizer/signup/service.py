@@ -156,7 +156,10 @@ def sign_up(session: Session, event: Event, form: dict[str, str], client: str, c
         claim = rate_windows.claim(session, limit_key[:120], limit, WINDOW_SECONDS)
         if not claim.allowed:
             raise RateLimited(claim.retry_after)
+    # under the event's lock: two sign-ups of one person sent at once cannot both pass the check
+    lock(session, Event, event.id)
     if _duplicate(session, event.id, key, mail):
+        session.rollback()
         raise InputError({"": _("You are signed up for this event already: the link in your e-mail leads to "
                                 "your own page. Nothing new was saved.")})
     signup = Signup(event_id=event.id, name=data.name, name_key=key, club=data.club, email=data.email,

@@ -72,3 +72,29 @@ def test_fifty_sign_ups_for_the_last_five_places(race_server: RaceServer) -> Non
         return []
 
     run_trials(trial, trials=3)
+
+
+def test_one_person_signing_up_twice_at_once(race_server: RaceServer) -> None:
+    """Two sign-ups with the same e-mail address at the same instant: one is taken, the other
+    refused kindly; never two sign-ups of one person."""
+    def trial(index: int) -> list[str]:
+        with race_server.session() as session:
+            code, _before = _reset(session)
+        path = f"/e/{code}/sign-up"
+        twins = [Client(race_server.url), Client(race_server.url)]
+        for twin in twins:
+            twin.get(path)
+        email = f"twin{index}@example.org"
+        replies = simultaneously(*[lambda t=t, n=n: t.post(path, {"name": f"Twin {index} {n}", "email": email})
+                                   for n, t in enumerate(twins)])
+        problems = server_errors(replies)
+        if problems:
+            return problems
+        with race_server.session() as session:
+            count = len(session.exec(select(Signup).where(Signup.email_key == email)).all())
+        statuses = sorted(reply.status for reply in replies)
+        if count != 1 or statuses != [303, 422]:
+            return [f"{count} sign-ups saved, answers {statuses}"]
+        return []
+
+    run_trials(trial, trials=5)
