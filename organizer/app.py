@@ -44,6 +44,7 @@ from organizer.prints import views as prints
 from organizer.public import views as public
 from organizer.rounds import tables_views as tables
 from organizer.rounds import views as rounds
+from organizer.signup import views as signup
 from organizer.standings import projector_views as projector
 from organizer.standings import views as standings
 from organizer.venue import views as venue
@@ -53,6 +54,7 @@ BLUEPRINTS = (
     auth.bp,  # sign-in, first run, the session's organizer
     events.bp,
     players.bp,
+    signup.bp,  # sign-up on the public page, the organizer's list of sign-ups
     rounds.bp,
     tables.bp,  # a table's result entry, confirmations
     audit.bp,  # the event's audit log, a page at a time

@@ -81,3 +81,37 @@ def send_player_link(settings: MailSettings, to_name: str, to_address: str, even
     if not to_address:
         raise InputError({"": _("%(name)s has no e-mail address.", name=to_name)})
     send(settings, player_link_message(settings, to_name, to_address, event_name, link))
+
+
+def _message(settings: MailSettings, to_name: str, to_address: str, subject: str, lines: tuple[str, ...]) -> EmailMessage:
+    message = EmailMessage()
+    message["Subject"] = subject
+    message["From"] = settings.sender
+    message["To"] = formataddr((to_name, to_address))
+    message.set_content("\n\n".join(lines) + "\n")
+    return message
+
+
+def signup_confirmation_message(settings: MailSettings, to_name: str, to_address: str, event_name: str,
+                                confirm_link: str, page_link: str) -> EmailMessage:
+    """Asks a person who signed up to confirm their e-mail address (in the event's language)."""
+    return _message(settings, to_name, to_address, _("Confirm your sign-up for %(event)s", event=event_name), (
+        _("Hello %(name)s,", name=to_name),
+        _("please confirm your e-mail address to complete your sign-up for %(event)s; until then your sign-up "
+          "does not count, and it expires after a day.", event=event_name),
+        confirm_link,
+        _("Your own page, with your sign-up's status and its withdrawal:"),
+        page_link,
+        _("Keep it to yourself: whoever has this link can act for you at the event."),
+    ))
+
+
+def signup_promoted_message(settings: MailSettings, to_name: str, to_address: str, event_name: str,
+                            page_link: str) -> EmailMessage:
+    """Tells a person on the waiting list that a place became free and is theirs."""
+    return _message(settings, to_name, to_address, _("You have a place at %(event)s", event=event_name), (
+        _("Hello %(name)s,", name=to_name),
+        _("a place became free and you moved up from the waiting list: you are now a player of %(event)s.",
+          event=event_name),
+        page_link,
+    ))

@@ -517,3 +517,54 @@ class LeagueTally(SQLModel, table=True):
     game_points: int
     species: int
     stamp: str = Field(max_length=200)
+
+
+class SignupStatus(StrEnum):
+    """Where a sign-up stands; only CONFIRMED counts towards the event's cap."""
+
+    UNCONFIRMED = "unconfirmed"  # the e-mail link not followed yet; expires
+    APPROVAL = "approval"  # e-mail confirmed, the organizer has not approved yet
+    WAITING = "waiting"
+    CONFIRMED = "confirmed"  # a player of the event (``player_id``)
+    WITHDRAWN = "withdrawn"
+    REFUSED = "refused"  # the organizer turned it down
+
+
+class SignupSettings(SQLModel, table=True):
+    """An event's sign-up on its public page: open or not, the cap on players, the closing
+    time, the organizer's approval and the question asked."""
+
+    event_id: int = Field(sa_column=Column(Integer, ForeignKey("event.id", ondelete="CASCADE"), primary_key=True))
+    open: bool = Field(default=False)
+    #: players at most (the organizer's own entries included); None: no cap
+    cap: int | None = Field(default=None)
+    closes_at: datetime | None = Field(default=None)
+    approval: bool = Field(default=False)
+    question: str = Field(default="", max_length=200)
+    version: int = Field(default=1)
+
+
+class Signup(SQLModel, table=True):
+    """One person's sign-up for an event, with their own page ``/p/<token>`` from the start;
+    once confirmed the event's Player carries the same token."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _cascade_fk("event.id")
+    token: str = Field(default_factory=new_token, max_length=64, sa_column_kwargs={"unique": True})
+    #: the secret of the e-mail's confirmation link
+    email_code: str = Field(default_factory=new_token, max_length=64)
+    name: str = Field(max_length=80)
+    name_key: str = Field(max_length=80)
+    club: str = Field(default="", max_length=80)
+    email: str = Field(max_length=254)
+    email_key: str = Field(max_length=254, index=True)
+    note: str = Field(default="", max_length=500)
+    status: str = Field(default=SignupStatus.UNCONFIRMED, max_length=16)
+    #: the waiting list's order: numbered as sign-ups join it (under the event's lock)
+    queued: int | None = Field(default=None)
+    #: the Player made when it was confirmed (a plain number: the player may be removed later)
+    player_id: int | None = Field(default=None)
+    created_at: datetime = Field(default_factory=utcnow)
+    confirmed_at: datetime | None = Field(default=None)
+    #: the player was promoted from the waiting list and has not seen their page since
+    promoted: bool = Field(default=False)

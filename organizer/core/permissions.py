@@ -110,6 +110,12 @@ RULES: dict[str, Need] = {
     "club.public_profile": Need.ORGANIZER,
     # the unguessable code or the player's own link is the credential; a private profile is a 404
     "club_public.profile": Need.PUBLIC, "club_public.player_consent": Need.PUBLIC,
+    # signing up: the event's public code, the sign-up's own token (and the e-mail's code) are the credential
+    "signup.form": Need.PUBLIC, "signup.submit": Need.PUBLIC, "signup.page": Need.PUBLIC,
+    "signup.confirm_page": Need.PUBLIC, "signup.confirm": Need.PUBLIC, "signup.withdraw": Need.PUBLIC,
+    # the list holds people's e-mails and notes: organizers only, as the club's registry
+    "signup.index": Need.ORGANIZER, "signup.settings": Need.ORGANIZER, "signup.move": Need.ORGANIZER,
+    "signup.export_csv": Need.ORGANIZER,
 }
 
 _RUNS_EVENTS = (Role.OWNER, Role.ORGANIZER)

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, current_app, flash, g, redirect, r
 from flask_babel import force_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
+from sqlmodel import select
 
 from organizer.accounts.qr import qr_svg
 from organizer.core import mail
@@ -25,7 +26,7 @@ from organizer.core.extensions import htmx
 from organizer.core.fragment_cache import Rendered, SharedFragments
 from organizer.core.guard import StaleChange
 from organizer.core.i18n import current_language, use_event_language, use_event_time_zone
-from organizer.core.models import Event, Player
+from organizer.core.models import Event, Player, Signup
 from organizer.core.pages import go_to, render_page
 from organizer.core.public_urls import public_url
 from organizer.core.translate import _
@@ -55,6 +56,9 @@ def _event(code: str) -> Event:
 def _player(token: str) -> Player:
     player = self_report.player_by_token(get_session(), token)
     if player is None:
+        # a sign-up that is not (or no longer) a player: its own sign-up page
+        if get_session().exec(select(Signup.id).where(Signup.token == token)).first() is not None:
+            abort(redirect(url_for("signup.page", token=token)))
         abort(404)
     event = get_session().get(Event, player.event_id)
     if event is not None:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,8 +74,24 @@ def _prepare(path: Path) -> tuple[str, dict[str, str], list[str]]:
         player_pages = [f"/e/{event.public_code}", f"/p/{player.token}", "/practice", "/scorepad", "/sign-in"]
         player_pages += [f"/play/{seat.token}" for seat in seats[:1]]
         player_pages += [f"/practice/{game.token}" for game in db.exec(select(PracticeGame)).all()]
+        player_pages += _sign_ups(db, event)
     engine.dispose()
     return url, ids, player_pages
+
+
+def _sign_ups(db: Session, event: Any) -> list[str]:
+    """Sign-up open with a full cap: the form, an unconfirmed sign-up's page with its
+    confirmation button, and a page on the waiting list."""
+    from organizer.core.models import Player, SignupSettings
+    from organizer.signup import service as signup
+
+    players = len(db.exec(select(Player).where(Player.event_id == event.id)).all())
+    db.add(SignupSettings(event_id=event.id, open=True, cap=players, question="Which edition do you bring?"))
+    db.commit()
+    waiting = signup.sign_up(db, event, {"name": "Wanda Waiting", "email": "wanda@example.org"}, "192.0.2.1", False)
+    pending = signup.sign_up(db, event, {"name": "Una Unconfirmed", "email": "una@example.org"}, "192.0.2.1", True)
+    return [f"/e/{event.public_code}/sign-up", f"/p/{waiting.token}/sign-up",
+            f"/p/{pending.token}/sign-up/confirm/{pending.email_code}"]
 
 
 def _organizer_pages(url: str, ids: dict[str, str], instance: Path) -> list[str]:
