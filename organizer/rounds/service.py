@@ -270,6 +270,12 @@ def _insert_tables(session: Session, event: Event, rnd: Round, tables: Sequence[
         for table_id, player_ids in zip(table_ids, tables, strict=True) for position, player_id in enumerate(player_ids)])
 
 
+def seat_tables(session: Session, event: Event, rnd: Round, tables: Sequence[Sequence[int]]) -> None:
+    """Insert ``rnd``'s tables, each listing its players in seat order (a finals' round, seated by
+    seed rather than by the seating search)."""
+    _insert_tables(session, event, rnd, tables)
+
+
 def discard_proposal(session: Session, event: Event, rnd: Round, actor: str) -> None:
     rnd = lock_round(session, rnd)
     if rnd.status != RoundStatus.PROPOSED:
