@@ -11,7 +11,23 @@ from sqlmodel import Session, select
 from organizer.core.models import AuditEntry, Event, Finals, Round
 from organizer.rounds import service as round_service
 from tests.fixtures.organizer import add_players, create_event
-from tests.standings.test_event_standings import enter_and_confirm
+from tests.printing.support import all_text
+
+
+def enter_and_confirm(client: FlaskClient, event: Event, session: Session, number: int,
+                      points_by_player: dict[int, int]) -> None:
+    """Round ``number``'s results as totals, confirmed by the organizer."""
+    rnd = session.exec(select(Round).where(Round.event_id == event.id, Round.number == number)).one()
+    assert rnd.id is not None
+    for view in round_service.tables_of(session, rnd.id):
+        form = {"mode": "totals", "version": "0"}
+        for seat_view in view.seats:
+            assert seat_view.seat.player_id is not None
+            form[f"points_{seat_view.seat.id}"] = str(points_by_player[seat_view.seat.player_id])
+            form[f"species_{seat_view.seat.id}"] = "5"
+        base = f"/events/{event.id}/rounds/{number}/tables/{view.table.number}"
+        assert client.post(base + "/result", data=form).status_code == 302
+        assert client.post(base + "/confirm", data={"seat": "organizer", "version": "1"}).status_code == 200
 
 
 def _one_round_event(session: Session, players: int) -> tuple[Event, list[int]]:
@@ -109,6 +125,14 @@ def test_eight_players_semi_finals_to_a_final_with_a_decliner(signed_in: FlaskCl
     assert "Place 1 at the final table" in places and "Place 2 at a semi-final table" in places
     assert "in the Swiss rounds" in places
     assert len(order) == 10
+
+    # the standings PDF and the event report print the finals first, then the Swiss standings
+    for url in (f"/events/{event.id}/standings.pdf", f"/events/{event.id}/report.pdf"):
+        response = signed_in.get(url)
+        assert response.status_code == 200, url
+        text = all_text(response.data)
+        assert text.index("Final places") < text.index("Swiss standings")
+        assert f"1 {by_id[player_of[7]]} Final table: Place 1 at the final table" in text
 
 
 def test_a_cut_tied_at_the_boundary_names_its_rule(signed_in: FlaskClient, session: Session) -> None:
