@@ -126,6 +126,14 @@ def test_eight_players_semi_finals_to_a_final_with_a_decliner(signed_in: FlaskCl
     assert "in the Swiss rounds" in places
     assert len(order) == 10
 
+    # the public page and the projector show the finals' places before anything else of the standings
+    public = signed_in.get(f"/e/{event.public_code}").text
+    assert public.index("Final places") < public.index("Standings after round 1")
+    assert re.findall(r'<strong class="finals-name">([^<]+)</strong>', public)[:2] == order[:2]
+    projector = signed_in.get(f"/events/{event.id}/projector").text
+    assert "Final places" in projector and "Final table" in projector
+    assert re.findall(r'<strong class="finals-name">([^<]+)</strong>', projector)[:2] == order[:2]
+
     # the standings PDF and the event report print the finals first, then the Swiss standings
     for url in (f"/events/{event.id}/standings.pdf", f"/events/{event.id}/report.pdf"):
         response = signed_in.get(url)
