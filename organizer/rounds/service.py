@@ -26,6 +26,7 @@ from organizer.core.models import (
     ResultStatus,
     Round,
     RoundFormat,
+    RoundStage,
     RoundStatus,
     Seat,
     new_token,
@@ -166,6 +167,8 @@ def check_can_propose(session: Session, event: Event) -> int:
     assert event.id is not None
     rounds = event_rounds(session, event.id)
     number = rounds[-1].number + 1 if rounds else 1
+    if any(r.stage != RoundStage.SWISS for r in rounds):
+        raise InputError({"": _("The finals have started; no Swiss round can follow them.")})
     if rounds and rounds[-1].status != RoundStatus.FINISHED:
         raise InputError({"": _("Round %(number)d is still %(status)s; close it before seating the next.",
                                 number=rounds[-1].number, status=status_name(rounds[-1].status))})

@@ -10,6 +10,7 @@ from sqlmodel import Session, select
 
 from organizer.core.models import AuditEntry, Event, Finals, Round
 from organizer.rounds import service as round_service
+from organizer.scoring import event_standings
 from tests.fixtures.organizer import add_players, create_event
 from tests.printing.support import all_text
 
@@ -103,9 +104,9 @@ def test_eight_players_semi_finals_to_a_final_with_a_decliner(signed_in: FlaskCl
     # the lowest seed wins each semi-final
     semi_points = {player_of[n]: 20 + 2 * n for n in range(1, 9)}
     enter_and_confirm(signed_in, event, session, 2, semi_points)
-    # the Swiss standings leave the finals' results out
-    standings_before = signed_in.get(f"/events/{event.id}/standings").text
-    assert "Final places" not in standings_before
+    # the Swiss standings leave the finals' results out: everyone has played one game
+    assert {row.games for row in event_standings.standings_for(session, event)} == {1}
+    assert "Final places" not in signed_in.get(f"/events/{event.id}/standings").text
     assert signed_in.post(f"/events/{event.id}/rounds/2/close").status_code == 302
     assert signed_in.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
     assert _seated(session, event, 3) == [[player_of[7], player_of[8]]]
@@ -154,3 +155,29 @@ def test_a_cut_tied_at_the_boundary_names_its_rule(signed_in: FlaskClient, sessi
     assert again.status_code == 302
     # the lot is the event's seeded draw: making the cut again draws the same
     assert signed_in.get(f"/events/{event.id}/finals").text.count("seed-name") == page.count("seed-name")
+
+
+def test_the_top_seed_chooses_their_seat_when_the_organizer_lets_them(signed_in: FlaskClient, session: Session) -> None:
+    event, ids = _one_round_event(session, 8)
+    _play_swiss(signed_in, session, event, {pid: 20 + 2 * i for i, pid in enumerate(ids, start=1)})
+    assert signed_in.post(f"/events/{event.id}/finals/cut",
+                          data={"cut_size": "4", "top_seed_chooses": "1", "version": "0"}).status_code == 302
+    page = signed_in.get(f"/events/{event.id}/finals").text
+    assert 'name="top_seat_1"' in page
+    version = _version(session, event)
+    refused = signed_in.post(f"/events/{event.id}/finals/seat", data={"version": version, "top_seat_1": "9"})
+    assert refused.status_code == 422 and "Choose a seat from 1 to 4." in refused.text
+    assert session.exec(select(Round).where(Round.number == 2)).first() is None
+    assert signed_in.post(f"/events/{event.id}/finals/seat",
+                          data={"version": version, "top_seat_1": "3"}).status_code == 302
+    player_of = {s["seed"]: s["player_id"] for s in session.exec(select(Finals)).one().seeds}
+    assert _seated(session, event, 2) == [[player_of[2], player_of[3], player_of[1], player_of[4]]]
+    # no Swiss round follows the finals, even with another round added in the settings
+    event.round_formats = ["standard", "standard"]
+    session.add(event)
+    session.commit()
+    signed_in.post(f"/events/{event.id}/rounds/2/publish")
+    enter_and_confirm(signed_in, event, session, 2, {player_of[n]: 20 + 2 * n for n in range(1, 5)})
+    signed_in.post(f"/events/{event.id}/rounds/2/close")
+    refused = signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "1"})
+    assert refused.status_code == 422 and "no Swiss round can follow them" in refused.text
