@@ -30,6 +30,7 @@ from organizer.events import audit_views as audit
 from organizer.events import staff_views as staff
 from organizer.events import views as events
 from organizer.exchange import views as exchange
+from organizer.finals import views as finals
 from organizer.live import fastpoll as live_fastpoll
 from organizer.live import pages as live_pages
 from organizer.live import poll as live_poll
@@ -56,6 +57,7 @@ BLUEPRINTS = (
     players.bp,
     signup.bp,  # sign-up on the public page, the organizer's list of sign-ups
     rounds.bp,
+    finals.bp,
     tables.bp,  # a table's result entry, confirmations
     audit.bp,  # the event's audit log, a page at a time
     standings.bp,

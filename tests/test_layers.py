@@ -26,7 +26,8 @@ DATABASE = ("sqlmodel", "sqlalchemy", "alembic", "psycopg")
 NOT_THE_FRAMEWORK = ("werkzeug.security",)
 
 #: The organizer's features, lowest first: each may import the ones before it, never one after.
-FEATURES = ("core", "scoring", "accounts", "events", "players", "rounds", "standings", "public", "signup", "live", "prints",
+FEATURES = ("core", "scoring", "accounts", "events", "players", "rounds", "finals", "standings", "public", "signup",
+            "live", "prints",
             "exchange", "club", "offline", "venue")
 #: The app-level modules above every feature: the factory, the command lines, the demo event.
 APP_LEVEL = ("organizer", "organizer.app", "organizer.cli", "organizer.arboretum_command", "organizer.live_gunicorn",

@@ -28,6 +28,14 @@ class RoundStatus(StrEnum):
     FINISHED = "finished"
 
 
+class RoundStage(StrEnum):
+    """The Swiss rounds, then the finals' rounds after them (docs/finals.md)."""
+
+    SWISS = "swiss"
+    SEMI_FINAL = "semi_final"
+    FINAL = "final"
+
+
 class ResultStatus(StrEnum):
     ENTERED = "entered"
     CONFIRMED = "confirmed"
@@ -263,6 +271,9 @@ class Round(SQLModel, table=True):
     event_id: int = _cascade_fk("event.id")
     number: int
     format: str = Field(default=RoundFormat.STANDARD, max_length=16)
+    #: "swiss", or a round of the finals after them ("semi_final", "final"): only Swiss rounds
+    #: count for the standings
+    stage: str = Field(default=RoundStage.SWISS, max_length=16, sa_column_kwargs={"server_default": "swiss"})
     status: str = Field(default=RoundStatus.PROPOSED, max_length=16)
     seed: int = Field(default=0)
     #: round clock for the projector view
@@ -270,6 +281,25 @@ class Round(SQLModel, table=True):
     clock_started_at: datetime | None = Field(default=None)
     created_at: datetime = Field(default_factory=utcnow)
     published_at: datetime | None = Field(default=None)
+
+
+class Finals(SQLModel, table=True):
+    """An event's finals after the Swiss rounds (docs/finals.md): the cut as it was made, and who
+    declined."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(sa_column=Column(Integer, ForeignKey("event.id", ondelete="CASCADE"), nullable=False,
+                                           unique=True))
+    #: 4, 8, 12 or 16 (organizer.scoring.finals.CUT_SIZES)
+    cut_size: int = Field(default=4)
+    #: the top seed at each final table chooses their seat (else they get the first)
+    top_seed_chooses: bool = Field(default=False)
+    #: the seeds as cut: [{"seed", "player_id", "rank", "reason", "replaces"}]
+    seeds: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
+    declined: list[int] = Field(default_factory=list, sa_type=JSON)
+    #: bumped by every change; a form opened at another version is refused as stale
+    version: int = Field(default=1)
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 class GameTable(SQLModel, table=True):

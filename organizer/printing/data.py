@@ -145,6 +145,15 @@ class StandingsLine:
 
 
 @dataclass(frozen=True)
+class FinalsPlace:
+    """A place decided by the finals (or the Swiss standings after them), and why in words."""
+
+    place: int
+    player: str
+    decided_by: str
+
+
+@dataclass(frozen=True)
 class StandingsData:
     event: str
     #: The last round counted (0 before any round is played).
@@ -155,6 +164,8 @@ class StandingsData:
     paper: Paper = "a4"
     #: Free text in the header, e.g. the date and time the standings were taken.
     subtitle: str | None = None
+    #: The finals' places, printed before the Swiss standings (none without finals).
+    finals: tuple[FinalsPlace, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,3 +204,5 @@ class EventReportData:
     date: str | None = None
     tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
     paper: Paper = "a4"
+    #: The finals' places, printed before the Swiss standings (none without finals).
+    finals: tuple[FinalsPlace, ...] = ()

@@ -8,7 +8,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Spacer
 
 from organizer.core.translate import N_, _, format_points, ngettext
-from organizer.printing.data import EventReportData, ReportRound, StandingsData, StandingsLine
+from organizer.printing.data import EventReportData, FinalsPlace, ReportRound, StandingsData, StandingsLine
 from organizer.printing.documents import HEADING, NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para
 from organizer.printing.errors import PrintingError
 from organizer.printing.fonts import BOLD, REGULAR, safe_text
@@ -18,7 +18,8 @@ STANDING_HEADER = ["#", "Player", "Club", "Games", "TP", "Game pts", "Opp. TP", 
 #: The column headings as printed (STANDING_HEADER's names are the code's keys).
 HEADINGS = {"#": "#", "Player": N_("Player"), "Club": N_("Club"), "Games": N_("Games"), "TP": N_("TP"),
             "Game pts": N_("Game pts"), "Opp. TP": N_("Opp. TP"), "Species": N_("Species"), "Table": N_("Table"),
-            "Seat": N_("Seat"), "Points": N_("Points"), "Place": N_("Place")}
+            "Seat": N_("Seat"), "Points": N_("Points"), "Place": N_("Place"),
+            "Decided by": N_("Decided by")}
 
 
 def headings(keys: list[str]) -> list[object]:
@@ -79,6 +80,22 @@ def standings_table(rows: tuple[StandingsLine, ...], usable: float) -> Any:
     return long_list(body, widths, numeric_columns=numeric, style=style)
 
 
+def finals_flow(places: tuple[FinalsPlace, ...], usable: float) -> list[Any]:
+    """The finals' places first (the final table, the semi-finals, then the rest), with why;
+    nothing without finals."""
+    if not places:
+        return []
+    header = ["Place", "Player", "Decided by"]
+    widths = [16 * mm, 0.0, 0.0]
+    widths[1] = (usable - widths[0]) * 0.45
+    widths[2] = usable - widths[0] - widths[1]
+    body: list[list[object]] = [headings(header)]
+    for line in sorted(places, key=lambda p: p.place):
+        body.append([str(line.place), CellText(line.player, BOLD), CellText(line.decided_by, REGULAR)])
+    return [para(_("Final places"), HEADING), long_list(body, widths, numeric_columns=(0,)),
+            para(_("Swiss standings"), HEADING)]
+
+
 def standings_pdf(data: StandingsData) -> bytes:
     """Standings after a round, as many pages as the players need, the header on each."""
     paper_size(data.paper)
@@ -93,7 +110,8 @@ def standings_pdf(data: StandingsData) -> bytes:
     subtitle = " · ".join(p for p in (safe_text(data.event), data.subtitle, players) if p)
     story = Story()
     story.flow(
-        para(title, TITLE), para(subtitle, SUBTITLE), standings_table(data.rows, usable),
+        para(title, TITLE), para(subtitle, SUBTITLE), *finals_flow(data.finals, usable),
+        standings_table(data.rows, usable),
         para(_("TP: tournament points (opponents beaten at the table divided by the opponents there, a tie "
                "counting half). Opp. TP: the opponents' average tournament points.") + " "
              + _("Ties are broken by %(tie_breaks)s.", tie_breaks=_(", then ").join(data.tie_breaks)), NOTE),
@@ -164,8 +182,8 @@ def event_report(data: EventReportData) -> bytes:
     title = _("%(event)s: event report", event=safe_text(data.event))
     story = Story()
     story.flow(
-        para(title, TITLE), para(subtitle, SUBTITLE),
-        para(_("Final standings"), HEADING), standings_table(data.final_standings, usable),
+        para(title, TITLE), para(subtitle, SUBTITLE), *finals_flow(data.finals, usable),
+        *([] if data.finals else [para(_("Final standings"), HEADING)]), standings_table(data.final_standings, usable),
         para(_("Ties are broken by %(tie_breaks)s.", tie_breaks=_(", then ").join(data.tie_breaks)), NOTE),
     )
     for round_ in rounds:

@@ -35,9 +35,11 @@ from organizer.core.models import (
 )
 from organizer.core.translate import N_, _, format_date, ngettext, species_name
 from organizer.events import service as event_service
+from organizer.finals.service import finals_view
 from organizer.printing.data import (
     EventReportData,
     ExplanationLine,
+    FinalsPlace,
     Paper,
     PlayerSheet,
     ReportRound,
@@ -317,6 +319,13 @@ def _standing_rows(session: Session, event: Event, after_round: int) -> tuple[li
     return out, provisional
 
 
+def _finals_places(session: Session, event: Event) -> tuple[FinalsPlace, ...]:
+    view = finals_view(session, event)
+    if view is None:
+        return ()
+    return tuple(FinalsPlace(line.place, line.player.name, f"{line.stage_name}: {line.reason}") for line in view.places)
+
+
 def standings_data(session: Session, event: Event, after_round: int | None = None,
                    paper: Paper = "a4") -> StandingsData:
     """The standings as they stood after ``after_round`` (default: the latest round played)."""
@@ -336,7 +345,8 @@ def standings_data(session: Session, event: Event, after_round: int | None = Non
         subtitle += " · " + ngettext("provisional: %(num)d table without a confirmed result",
                                      "provisional: %(num)d tables without a confirmed result", provisional)
     return StandingsData(event=event.name, after_round=after_round, rows=tuple(rows),
-                         tie_breaks=_tie_break_words(event), paper=paper, subtitle=subtitle)
+                         tie_breaks=_tie_break_words(event), paper=paper, subtitle=subtitle,
+                         finals=_finals_places(session, event))
 
 
 # -- end-of-event report -------------------------------------------------------------------------
@@ -389,7 +399,7 @@ def event_report_data(session: Session, event: Event, paper: Paper = "a4") -> Ev
     final, _provisional = _standing_rows(session, event, rounds[-1].number)
     return EventReportData(event=event.name, edition=event.edition, rounds=tuple(report_rounds),
                            final_standings=tuple(final), date=long_date(event.date),
-                           tie_breaks=_tie_break_words(event), paper=paper)
+                           tie_breaks=_tie_break_words(event), paper=paper, finals=_finals_places(session, event))
 
 
 __all__ = [

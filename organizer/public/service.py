@@ -28,11 +28,13 @@ from organizer.core.models import (
     Result,
     ResultStatus,
     Round,
+    RoundStage,
     RoundStatus,
     Seat,
     SelfReport,
 )
 from organizer.core.translate import _
+from organizer.finals import service as finals_service
 from organizer.rounds import service as round_service
 
 #: codes and tokens are url-safe base64 of 12 or 24 random bytes; anything longer is no code
@@ -162,6 +164,9 @@ class PublicView:
     #: after the last closed round (None before any round closed)
     standings_after: int | None
     standings: list[StandingLine]
+    #: the finals' places, final table first, each as (place, name, decided by); empty until the
+    #: final table has a result
+    finals: list[tuple[int, str, str]]
     #: rounds shown in the results grid, and each player's results round by round
     result_rounds: list[int]
     results: ResultRows
@@ -228,7 +233,8 @@ def _standings(session: Session, event: Event, rounds: list[Round]) -> tuple[int
     """The standings over the closed rounds only: what the room saw at the last round's end."""
     from organizer.scoring import event_standings, standings
 
-    closed = [r.number for r in rounds if r.status == RoundStatus.FINISHED]
+    # the finals' rounds decide places of their own (the finals' section), not the standings
+    closed = [r.number for r in rounds if r.status == RoundStatus.FINISHED and r.stage == RoundStage.SWISS]
     if not closed:
         return None, []
     names = _names(session, event)
@@ -289,11 +295,13 @@ def public_view(session: Session, event: Event, search: str = "", seen_stamp: st
         state = "round" if shown else "between rounds"
     after, lines = _standings(session, event, rounds)
     result_rounds, results = _results_grid(session, event, rounds)
+    finals = finals_service.finals_view(session, event)
+    places = [(line.place, line.player.name, f"{line.stage_name}: {line.reason}") for line in finals.places] if finals else []
     return PublicView(event.name, event.date, event.public_code, state, event.rounds,
                       shown.number if shown else None, str(shown.status) if shown else None, tables,
                       text_service.clean_name(search)[:80],
                       round_service.clock_deadline(shown) if shown and shown.status == RoundStatus.PUBLISHED else None,
-                      after, lines, result_rounds, results, current)
+                      after, lines, places, result_rounds, results, current)
 
 
 # The organizer's settings of the players' side (a small form of its own on the event overview,

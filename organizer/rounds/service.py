@@ -26,6 +26,7 @@ from organizer.core.models import (
     ResultStatus,
     Round,
     RoundFormat,
+    RoundStage,
     RoundStatus,
     Seat,
     new_token,
@@ -166,6 +167,8 @@ def check_can_propose(session: Session, event: Event) -> int:
     assert event.id is not None
     rounds = event_rounds(session, event.id)
     number = rounds[-1].number + 1 if rounds else 1
+    if any(r.stage != RoundStage.SWISS for r in rounds):
+        raise InputError({"": _("The finals have started; no Swiss round can follow them.")})
     if rounds and rounds[-1].status != RoundStatus.FINISHED:
         raise InputError({"": _("Round %(number)d is still %(status)s; close it before seating the next.",
                                 number=rounds[-1].number, status=status_name(rounds[-1].status))})
@@ -268,6 +271,12 @@ def _insert_tables(session: Session, event: Event, rnd: Round, tables: Sequence[
         dict(table_id=table_id, player_id=player_id, position=position, token=new_token(), is_bot=False,
              bot_level="normal")
         for table_id, player_ids in zip(table_ids, tables, strict=True) for position, player_id in enumerate(player_ids)])
+
+
+def seat_tables(session: Session, event: Event, rnd: Round, tables: Sequence[Sequence[int]]) -> None:
+    """Insert ``rnd``'s tables, each listing its players in seat order (a finals' round, seated by
+    seed rather than by the seating search)."""
+    _insert_tables(session, event, rnd, tables)
 
 
 def discard_proposal(session: Session, event: Event, rnd: Round, actor: str) -> None:

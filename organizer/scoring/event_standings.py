@@ -11,7 +11,16 @@ from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
 from organizer.core import text
-from organizer.core.models import PLAYED_STATUSES, Event, GameTable, Player, Result, ResultStatus, Round
+from organizer.core.models import (
+    PLAYED_STATUSES,
+    Event,
+    GameTable,
+    Player,
+    Result,
+    ResultStatus,
+    Round,
+    RoundStage,
+)
 from organizer.core.paging import Page, page_of
 from organizer.scoring.rules import species_tiebreak
 
@@ -62,7 +71,7 @@ def _seats_of(session: Session, wanted: list[tuple[Any, ...]], table_of: dict[in
                 for i, s in enumerate(result_seats)]
 
 
-def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]:
+def _table_results(session: Session, event: Event, stages: tuple[str, ...] = (RoundStage.SWISS,)) -> tuple[list[Any], int, int]:
     from organizer.scoring import standings
 
     # columns, not model objects: 10,000 results load in a fraction of the time
@@ -72,7 +81,7 @@ def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]
                        col(GameTable.id), col(Round.number), col(Round.format))
         .join(GameTable, col(GameTable.id) == Result.table_id)
         .join(Round, col(Round.id) == GameTable.round_id)
-        .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES))
+        .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES), col(Round.stage).in_(stages))
         .order_by(col(Round.number), col(GameTable.number))
     ).all()
     database = str(session.get_bind().engine.url)
@@ -98,6 +107,12 @@ def _table_results(session: Session, event: Event) -> tuple[list[Any], int, int]
     return results, unconfirmed, disputed
 
 
+def stage_results(session: Session, event: Event, stage: str) -> list[Any]:
+    """The counted table results (entered or confirmed, not disputed) of the event's rounds of
+    ``stage``: a finals' semi-final or final round."""
+    return _table_results(session, event, (stage,))[0]
+
+
 def _fingerprint(session: Session, event: Event, player_ids: list[int]) -> tuple[Any, ...]:
     """What the standings' rows depend on, read cheaply: every result entered, corrected,
     confirmed, disputed or removed changes a count, a sum or the newest change; the rounds'
@@ -115,7 +130,8 @@ def _fingerprint(session: Session, event: Event, player_ids: list[int]) -> tuple
     # standings it was seated from, which a 10,000-player proposal's page shows again
     rounds = session.execute(
         select_columns(col(Round.id), col(Round.number), col(Round.status), col(Round.format))
-        .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES)).order_by(col(Round.id))).all()
+        .where(col(Round.event_id) == event.id, col(Round.status).in_(PLAYED_STATUSES), col(Round.stage) == RoundStage.SWISS)
+        .order_by(col(Round.id))).all()
     return (event.version, event.edition, event.point_scheme, tuple(event.tiebreak_order), tuple(results),
             tuple(tuple(r) for r in rounds), tuple(player_ids))
 

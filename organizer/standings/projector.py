@@ -11,6 +11,8 @@ from sqlalchemy import select as select_columns
 from sqlmodel import Session, col
 
 from organizer.core.models import Event, GameTable, Player, Round, RoundStatus, Seat, utcnow
+from organizer.core.translate import _
+from organizer.finals.service import STAGE_NAMES, PlaceLine, finals_view
 from organizer.rounds.service import clock_deadline, current_round
 from organizer.scoring.event_standings import StandingsView, standings_top
 
@@ -36,6 +38,10 @@ class ProjectorScreen:
     screen: int
     screens: int
     standings: StandingsView
+    #: the current round's stage in words for a finals' round ("Final table"), else None
+    stage_name: str | None
+    #: the finals' first places, shown instead of the standings once the final table has a result
+    finals: list[PlaceLine]
 
 
 def projector_screen(session: Session, event: Event, now: datetime | None = None) -> ProjectorScreen:
@@ -62,5 +68,9 @@ def projector_screen(session: Session, event: Event, now: datetime | None = None
             screens = max(1, -(-len(everyone) // SEATING_PER_SCREEN))
             screen = int(now.timestamp()) // REFRESH_SECONDS % screens + 1
             seating = everyone[(screen - 1) * SEATING_PER_SCREEN:screen * SEATING_PER_SCREEN]
+    finals = finals_view(session, event)
     return ProjectorScreen(rnd, deadline, remaining, seating, screen, screens,
-                           standings_top(session, event, STANDINGS_ROWS))
+                           standings_top(session, event, STANDINGS_ROWS),
+                           _(STAGE_NAMES[rnd.stage]) if rnd is not None and rnd.stage in STAGE_NAMES
+                           and rnd.stage != "swiss" else None,
+                           finals.places[:STANDINGS_ROWS] if finals else [])

@@ -12,6 +12,7 @@ from organizer.core.paging import page_number
 from organizer.core.translate import _
 from organizer.events import service as event_service
 from organizer.events.views import load_event
+from organizer.finals.service import finals_view
 from organizer.rounds.service import played_rounds
 from organizer.scoring.event_standings import standings_page
 
@@ -27,7 +28,7 @@ def index(event_id: int) -> Any:
     only_rows = "q" in request.args or "page" in request.args
     partial = "standings/standings_rows.html" if only_rows else "standings/standings_table.html"
     return render_page("standings/index.html", partial, event=event, listed=listed, view=listed.view,
-                       print_rounds=played_rounds(db, event),
+                       print_rounds=played_rounds(db, event), finals=finals_view(db, event),
                        # the labels are marked for translation where they are defined (N_)
                        point_scheme=_(str(event_service.POINT_SCHEMES.get(event.point_scheme, event.point_scheme))),
                        tiebreak_names=[_(str(event_service.TIEBREAKS.get(key, key))) for key in event.tiebreak_order])

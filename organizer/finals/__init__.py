@@ -1,0 +1,1 @@
+"""Finals after the Swiss rounds: the cut, decliners, the final tables and the places."""
