@@ -112,7 +112,7 @@ def _locked_call(session: Session, event: Event, call_id: int) -> JudgeCall:
 def _audit(session: Session, call: JudgeCall, action: str, actor: str, role: str) -> None:
     rnd = session.get(Round, call.round_id)
     session.add(AuditEntry(event_id=call.event_id, actor=actor, role=role, action=action,
-                           new={"round": rnd.number if rnd else 0, "table": call.table_number,
+                           new={"call": call.id, "round": rnd.number if rnd else 0, "table": call.table_number,
                                 "player": call.player_name}))
 
 
