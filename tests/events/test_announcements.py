@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 from sqlmodel import Session, select
+from werkzeug.test import TestResponse
 
 from organizer.accounts import service as accounts
 from organizer.core import staff
