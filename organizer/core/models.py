@@ -405,6 +405,45 @@ class EventDeletion(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow, index=True)
 
 
+class JudgeCall(SQLModel, table=True):
+    """A player's call for a judge at their table: open, then taken by a judge, then resolved.
+    At most one call per round's table is open or taken at a time (checked under the round's
+    lock); a closed one stays for the log and for the wait before the table may call again."""
+
+    __table_args__ = (Index("ix_judgecall_round_id_status", "round_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _cascade_fk("event.id")
+    round_id: int = _cascade_fk("round.id")
+    table_number: int
+    #: plain numbers and names: the call outlives a player's removal
+    player_id: int | None = Field(default=None)
+    player_name: str = Field(default="", max_length=80)
+    note: str = Field(default="", max_length=200)
+    #: "open", "taken" or "resolved"
+    status: str = Field(default="open", max_length=16)
+    called_at: datetime = Field(default_factory=utcnow)
+    taken_by: str = Field(default="", max_length=120)
+    taken_at: datetime | None = Field(default=None)
+    resolved_by: str = Field(default="", max_length=120)
+    resolved_at: datetime | None = Field(default=None)
+
+
+class Announcement(SQLModel, table=True):
+    """An organizer's short message shown on the players' pages, the public page and the
+    projector until it is withdrawn; written in ``language``, optionally also in ``second_language``."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = _cascade_fk("event.id")
+    text: str = Field(max_length=280)
+    language: str = Field(max_length=8)
+    second_text: str = Field(default="", max_length=280)
+    second_language: str = Field(default="", max_length=8)
+    created_by: str = Field(default="", max_length=120)
+    created_at: datetime = Field(default_factory=utcnow)
+    withdrawn_at: datetime | None = Field(default=None)
+
+
 class EventJudge(SQLModel, table=True):
     """A judge account assigned to an event by one of its organizers."""
 

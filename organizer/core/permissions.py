@@ -50,7 +50,7 @@ RULES: dict[str, Need] = {
     "public.event": Need.PUBLIC, "public.event_changed": Need.PUBLIC,
     "public.player": Need.PUBLIC, "public.player_changed": Need.PUBLIC, "public.player_check_in": Need.PUBLIC,
     "public.player_drop": Need.PUBLIC, "public.player_report": Need.PUBLIC, "public.player_confirm": Need.PUBLIC,
-    "public.player_dispute": Need.PUBLIC,
+    "public.player_dispute": Need.PUBLIC, "public.player_call_judge": Need.PUBLIC,
     "language.choose": Need.PUBLIC,  # a cookie on the chooser's own device, nothing stored
     "venue.certificate": Need.PUBLIC, "venue.root_certificate": Need.PUBLIC,  # a public certificate, no event data
     "venue.health": Need.PUBLIC,  # "ok" or "database unavailable", nothing else
@@ -84,6 +84,7 @@ RULES: dict[str, Need] = {
     "staff.seating": Need.ORGANIZER,
     "public.settings": Need.ORGANIZER, "public.player_link": Need.ORGANIZER, "public.player_card": Need.ORGANIZER,
     "public.player_cards": Need.ORGANIZER, "public.send_link": Need.ORGANIZER,
+    "events.announce": Need.ORGANIZER, "events.withdraw_announcement": Need.ORGANIZER,
 
     "events.show": Need.EVENT_STAFF,
     "players.index": Need.EVENT_STAFF, "players.row": Need.EVENT_STAFF, "players.check_in": Need.EVENT_STAFF,
@@ -97,6 +98,8 @@ RULES: dict[str, Need] = {
     "prints.score_sheet_pdf": Need.EVENT_STAFF,
     "projector.show": Need.EVENT_STAFF, "live.overview": Need.EVENT_STAFF, "replay.table": Need.EVENT_STAFF,
     "public.attention": Need.EVENT_STAFF,
+    # judges answer players' calls at their events
+    "public.take_call": Need.EVENT_STAFF, "public.resolve_call": Need.EVENT_STAFF,
     # plays what bots and the pick timer owe the overview's tables, as any seat's screen does
     "live.overview_tick": Need.EVENT_STAFF,
 

@@ -261,6 +261,21 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
         return line(_("Event moved to the archive."))
     if action == "event.restored":
         return line(_("Event brought back from the archive."))
+    if action == "judge.called":
+        note = str(new.get("note") or "")
+        return line(_("%(name)s called a judge to table %(table)d in round %(round)d.", name=player,
+                      table=_int(new.get("table")), round=rnd), [note] if note else [])
+    if action == "judge.taken":
+        return line(_("Call from table %(table)d in round %(round)d taken.", table=_int(new.get("table")), round=rnd))
+    if action == "judge.resolved":
+        return line(_("Call from table %(table)d in round %(round)d resolved.", table=_int(new.get("table")), round=rnd))
+    if action == "announcement.posted":
+        details = [str(new.get("text") or "")]
+        if new.get("second_text"):
+            details.append(str(new.get("second_text")))
+        return line(_("Announcement shown."), details)
+    if action == "announcement.withdrawn":
+        return line(_("Announcement withdrawn."), [str(old.get("text") or "")])
     if action == "event.players_side":
         return line(_("Players' side settings changed."), _changes(old, new))
     if action == "player.added":

@@ -13,7 +13,7 @@ from organizer.core.i18n import time_zone_names
 from organizer.core.models import Event, Role
 from organizer.core.pages import go_to, render_page
 from organizer.core.translate import _
-from organizer.events import service
+from organizer.events import announcements, service
 
 bp = Blueprint("events", __name__)
 
@@ -147,12 +147,48 @@ def round_formats() -> Any:
     return render_page("events/form.html", "events/round_formats.html", **_form_context(form, {}))
 
 
-@bp.get("/events/<int:event_id>")
-def show(event_id: int) -> Any:
+def _show(event_id: int, status: int = 200, announce_errors: dict[str, str] | None = None,
+          announce_form: dict[str, str] | None = None) -> Any:
     event = load_event(event_id)
     db = get_session()
-    return render_page("events/show.html", "events/event_overview.html", event=event,
+    return render_page("events/show.html", "events/event_overview.html", status, event=event,
+                       announcements=announcements.current(db, event_id), announce_errors=announce_errors or {},
+                       announce_form=announce_form or {},
                        counts=service.event_counts(db, event_id),
                        rounds=service.rounds_started(db, event_id),
                        disputes=service.open_disputes(db, event_id), step=service.next_step(db, event),
                        point_schemes=service.POINT_SCHEMES, tiebreaks=service.TIEBREAKS)
+
+
+@bp.get("/events/<int:event_id>")
+def show(event_id: int) -> Any:
+    return _show(event_id)
+
+
+@bp.post("/events/<int:event_id>/announcements")
+def announce(event_id: int) -> Any:
+    event = load_event(event_id)
+    db = get_session()
+    form = {key: request.form.get(key, "") for key in ("text", "language", "second_text", "second_language")}
+    try:
+        announcements.post(db, event, form["text"], form["language"], form["second_text"], form["second_language"],
+                           g.organizer.name, str(g.organizer.role))
+    except InputError as bad:
+        db.rollback()
+        return _show(event_id, 422, bad.errors, form)
+    flash(_("Announcement shown on the players' pages, the public page and the projector."))
+    return go_to(url_for("events.show", event_id=event_id) + "#announcements")
+
+
+@bp.post("/events/<int:event_id>/announcements/<int:announcement_id>/withdraw")
+def withdraw_announcement(event_id: int, announcement_id: int) -> Any:
+    event = load_event(event_id)
+    db = get_session()
+    try:
+        announcements.withdraw(db, event, announcement_id, g.organizer.name, str(g.organizer.role))
+    except InputError as bad:
+        db.rollback()
+        flash(" ".join(bad.errors.values()), "error")
+    else:
+        flash(_("Announcement withdrawn."))
+    return go_to(url_for("events.show", event_id=event_id) + "#announcements")

@@ -1,15 +1,16 @@
 """What needs the organizer on a round's page: disputed results, tables still without
-a result some minutes into the round clock, results not confirmed yet, and players who checked
+a result some minutes into the round clock, players' calls for a judge, results not confirmed yet, and players who checked
 themselves in since the round was made."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import Session
 
 from organizer.core.models import Event, ResultStatus, Round, RoundStatus, utcnow
+from organizer.public.judge_calls import Call, open_calls
 from organizer.public.self_report import self_check_ins_since
 from organizer.rounds.page import table_statuses
 
@@ -23,10 +24,12 @@ class Attention:
     minutes: int
     #: minutes of the clock so far (None: the clock is not running)
     clock_minutes: int | None
+    #: players' calls for a judge not resolved yet, oldest first
+    calls: list[Call] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
-        return not (self.disputed or self.late or self.unconfirmed or self.self_check_ins)
+        return not (self.calls or self.disputed or self.late or self.unconfirmed or self.self_check_ins)
 
 
 def _aware(moment: datetime) -> datetime:
@@ -55,4 +58,5 @@ def needs_attention(session: Session, event: Event, rnd: Round, now: datetime | 
             elif table.status == ResultStatus.ENTERED:
                 unconfirmed.append(table.number)
     checked = self_check_ins_since(session, event.id, _aware(rnd.created_at))
-    return Attention(disputed, late, unconfirmed, [p.name for p in checked], event.attention_minutes, clock_minutes)
+    return Attention(disputed, late, unconfirmed, [p.name for p in checked], event.attention_minutes, clock_minutes,
+                     open_calls(session, rnd.id))

@@ -83,6 +83,9 @@ _STAMP = text("SELECT e.version, " + ", ".join(f"(SELECT {what} {where})" for wh
     (_row_hash("p.id", "p.name", "p.checked_in", "p.dropped", "p.dropped_after_round", "p.club"), _PLAYERS),
     ("count(*)", _SEATS), (_row_hash("s.id", "s.table_id", "s.player_id", "s.position", "s.is_bot"), _SEATS),
     (_row_hash("t.id", "t.number", "t.digital"), "FROM gametable t JOIN round r ON r.id = t.round_id WHERE r.event_id = e.id"),
+    # announcements: a new one raises the greatest id, a withdrawal lowers the count on show
+    ("count(*)", "FROM announcement a WHERE a.event_id = e.id AND a.withdrawn_at IS NULL"),
+    ("max(a.id)", "FROM announcement a WHERE a.event_id = e.id"),
 )) + " FROM event e WHERE e.id = :id")
 
 

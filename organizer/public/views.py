@@ -30,10 +30,11 @@ from organizer.core.models import Event, Player, Signup
 from organizer.core.pages import go_to, render_page
 from organizer.core.public_urls import public_url
 from organizer.core.translate import _
+from organizer.events import announcements as announcement_service
 from organizer.events.views import load_event
 from organizer.players import service as player_service
 from organizer.public import attention as attention_service
-from organizer.public import self_report, service
+from organizer.public import judge_calls, self_report, service
 from organizer.rounds import results as result_service
 from organizer.rounds.views import load_round
 
@@ -110,7 +111,8 @@ def _panel(event: Event, stamp: str | None = None) -> str:
     def render() -> str:
         # the view reads what it shows after the stamp of its key: never older than the stamp it carries
         return render_template("public/public_event.html", view=service.public_view(db, event, search, current),
-                               refresh=service.REFRESH_SECONDS, memo=_row_memo(language))
+                               refresh=service.REFRESH_SECONDS, memo=_row_memo(language),
+                               announcements=announcement_service.shown(db, event.id or 0, language))
 
     folder = Path(current_app.instance_path) / "public-pages"
     return _PANELS.get_or_render(key, lambda: _SHARED.get_or_render(folder, key, render))
@@ -156,8 +158,13 @@ def event_changed(code: str) -> Any:
 def _player_page(player: Player, status: int = 200, errors: dict[str, str] | None = None,
                  form: dict[str, str] | None = None, part: str | None = None) -> Any:
     page = self_report.player_page(get_session(), player)
+    db = get_session()
     context: dict[str, Any] = {"page": page, "errors": errors or {}, "form": form or {},
-                               "refresh": service.REFRESH_SECONDS}
+                               "refresh": service.REFRESH_SECONDS,
+                               "announcements": announcement_service.shown(db, player.event_id, current_language())}
+    if page.view is not None and page.round is not None and page.round.id is not None:
+        context["call"] = judge_calls.table_call(db, page.round.id, page.view.table.number)
+        context["may_call"] = not page.read_only
     if page.view is not None and page.view.table.digital and page.seat_token:
         context["seat_url"] = public_url("live.seat", token=page.seat_token)
     if page.view is not None and page.view.result is not None and not form and page.may_report:
@@ -241,6 +248,11 @@ def player_confirm(token: str) -> Any:
 def player_dispute(token: str) -> Any:
     return _player_action(token, lambda db, p, form: self_report.dispute(
         db, p, _number(form, "round"), _number(form, "table"), _number(form, "version"), form.get("note", "")))
+
+
+@bp.post("/p/<token>/call-judge")
+def player_call_judge(token: str) -> Any:
+    return _player_action(token, lambda db, p, form: judge_calls.call_judge(db, p, form.get("note", "")))
 
 
 # The organizer's side.
@@ -344,3 +356,33 @@ def attention(event_id: int, number: int) -> Any:
         return redirect(url_for("rounds.show", event_id=event_id, number=number) + "#attention")
     return render_template("public/_attention.html", event=found, round=rnd,
                            attention=attention_service.needs_attention(get_session(), found, rnd))
+
+
+def _call_action(event_id: int, number: int, call_id: int, act: Callable[..., Any]) -> Any:
+    """Take or resolve a judge's call; the round's list comes back (htmx) with what happened."""
+    found = load_event(event_id)
+    db = get_session()
+    status, message = 200, ""
+    try:
+        act(db, found, call_id, g.organizer.name, str(g.organizer.role))
+    except InputError as bad:
+        db.rollback()
+        status, message = (409 if isinstance(bad, StaleChange) else 422), " ".join(bad.errors.values())
+    if not htmx:
+        if message:
+            flash(message, "error")
+        return go_to(url_for("rounds.show", event_id=event_id, number=number) + "#attention")
+    db.expire_all()
+    rnd = load_round(found, number)
+    return render_template("public/_attention.html", event=found, round=rnd, message=message,
+                           attention=attention_service.needs_attention(db, found, rnd)), status
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/calls/<int:call_id>/take")
+def take_call(event_id: int, number: int, call_id: int) -> Any:
+    return _call_action(event_id, number, call_id, judge_calls.take)
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/calls/<int:call_id>/resolve")
+def resolve_call(event_id: int, number: int, call_id: int) -> Any:
+    return _call_action(event_id, number, call_id, judge_calls.resolve)

@@ -9,6 +9,7 @@ from flask import Blueprint
 from organizer.core.db import get_session
 from organizer.core.i18n import use_event_language
 from organizer.core.pages import render_page
+from organizer.events import announcements
 from organizer.events.views import load_event
 from organizer.standings.projector import REFRESH_SECONDS, projector_screen
 
@@ -19,6 +20,8 @@ bp = Blueprint("projector", __name__, url_prefix="/events/<int:event_id>/project
 def show(event_id: int) -> Any:
     event = load_event(event_id)
     use_event_language(event)  # the room reads the event's language, whatever this device says
-    screen = projector_screen(get_session(), event)
+    db = get_session()
+    screen = projector_screen(db, event)
     return render_page("standings/projector.html", "standings/projector_panel.html", event=event, screen=screen,
-                       round=screen.round, refresh=REFRESH_SECONDS)
+                       round=screen.round, refresh=REFRESH_SECONDS,
+                       announcements=announcements.shown(db, event_id, event.language))

@@ -69,6 +69,18 @@ def _prepare(path: Path) -> tuple[str, dict[str, str], list[str]]:
         seats = db.exec(select(Seat).join(GameTable, GameTable.id == Seat.table_id)  # type: ignore[arg-type]
                         .where(GameTable.digital)).all()
         assert player is not None and seats
+        # a call at each table (one taken) and an announcement in two languages: the lists and
+        # buttons they bring are checked on every page that shows them
+        from organizer.core.models import JudgeCall
+        from organizer.events import announcements
+
+        for number in (1, 2, 3):
+            db.add(JudgeCall(event_id=event.id, round_id=rnd.id, table_number=number, player_name="Ada Moss",
+                             note="Can I place a card next to a diagonal?", status="taken" if number == 1 else "open",
+                             taken_by="Tess" if number == 1 else ""))
+        db.commit()
+        announcements.post(db, event, "Round 2 starts at 14:30 in the main hall; please be seated by then.", "en",
+                           "Runde 2 beginnt um 14:30 im großen Saal; bitte bis dahin Platz nehmen.", "de", "demo")
         ids = {"event_id": str(event.id), "player_id": str(player.id), "number": str(rnd.number), "table": "2",
                "code": event.public_code}
         player_pages = [f"/e/{event.public_code}", f"/p/{player.token}", "/practice", "/scorepad", "/sign-in"]

@@ -106,7 +106,12 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "public.player_dispute": {"round": "1", "table": "1", "version": "1", "note": "my Oak was 12"},
         "public.settings": {"public_page": "on", "self_check_in": "on", "self_report": "players",
                             "attention_minutes": "20", "version": "1"},
-        "public.send_link": {}, "club.import_json": {"file": demo.client.get("/club/export.json").get_data()},
+        "public.send_link": {}, "public.player_call_judge": {"note": "Is a diagonal a path?"},
+        "public.take_call": {}, "public.resolve_call": {},
+        "events.announce": {"text": "Round 2 at 14:30.", "language": "en", "second_text": "Runde 2 um 14:30.",
+                            "second_language": "de"},
+        "events.withdraw_announcement": {},
+        "club.import_json": {"file": demo.client.get("/club/export.json").get_data()},
         "seasons.create": {"name": "Season 2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31", "rule": "best",
                            "best_of": "3", "min_events": "0"},
     }
@@ -119,7 +124,8 @@ FIELD_NAMES = ["name", "club", "email", "csv_text", "seed", "first", "second", "
                "csrf_token_", "__proto__"]
 IDS = {"account_id": ["1", "1", "2", "0"], "session_id": ["1", "2", "0"], "event_id": ["1", "1", "1", "2", "0", "999999"],
        "player_id": ["1", "5", "12", "13", "0"], "review_id": ["1", "0", "99"], "club_player_id": ["1", "2", "0", "999"],
-       "number": ["1", "1", "2", "0", "9"], "table": ["1", "2", "3", "3", "4", "0"], "position": ["0", "1", "3", "4"]}
+       "number": ["1", "1", "2", "0", "9"], "table": ["1", "2", "3", "3", "4", "0"], "position": ["0", "1", "3", "4"],
+       "call_id": ["1", "2", "0", "999"], "announcement_id": ["1", "2", "0", "999"]}
 FILES = ("file", "case_file")
 
 
