@@ -111,6 +111,12 @@ def valid_forms(demo: DemoApp) -> dict[str, dict[str, Any]]:
         "events.announce": {"text": "Round 2 at 14:30.", "language": "en", "second_text": "Runde 2 um 14:30.",
                             "second_language": "de"},
         "events.withdraw_announcement": {},
+        "finals.cut": {"cut_size": "4", "top_seed_chooses": "", "version": "1"},
+        "finals.decline": {"player": "1", "version": "1"}, "finals.seat": {"version": "1"},
+        "signup.submit": {"name": "Wren Alder", "club": "Orchard", "email": "wren@example.org", "note": ""},
+        "signup.confirm": {}, "signup.withdraw": {},
+        "signup.settings": {"open": "on", "cap": "16", "closes_at": "", "approval": "", "question": "", "version": "1"},
+        "signup.move": {"to": "waiting"},
         "club.import_json": {"file": demo.client.get("/club/export.json").get_data()},
         "seasons.create": {"name": "Season 2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31", "rule": "best",
                            "best_of": "3", "min_events": "0"},
@@ -125,7 +131,7 @@ FIELD_NAMES = ["name", "club", "email", "csv_text", "seed", "first", "second", "
 IDS = {"account_id": ["1", "1", "2", "0"], "session_id": ["1", "2", "0"], "event_id": ["1", "1", "1", "2", "0", "999999"],
        "player_id": ["1", "5", "12", "13", "0"], "review_id": ["1", "0", "99"], "club_player_id": ["1", "2", "0", "999"],
        "number": ["1", "1", "2", "0", "9"], "table": ["1", "2", "3", "3", "4", "0"], "position": ["0", "1", "3", "4"],
-       "call_id": ["1", "2", "0", "999"], "announcement_id": ["1", "2", "0", "999"]}
+       "call_id": ["1", "2", "0", "999"], "signup_id": ["1", "0", "999"], "announcement_id": ["1", "2", "0", "999"]}
 FILES = ("file", "case_file")
 
 
