@@ -19,7 +19,7 @@ from werkzeug.routing.rules import Rule
 
 #: the fixtures of the organizer's tests (an app on SQLite and PostgreSQL, a session, a signed-in
 #: client, helpers that make events and players), for every feature's folder
-pytest_plugins = ["tests.fixtures.organizer"]
+pytest_plugins = ["tests.fixtures.organizer", "tests.fixtures.mail"]
 
 def pytest_configure(config: pytest.Config) -> None:
     worker = os.environ.get("PYTEST_XDIST_WORKER")

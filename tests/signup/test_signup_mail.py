@@ -5,12 +5,10 @@ waiting list is told by e-mail and on their page."""
 from __future__ import annotations
 
 import re
-import socket
 from collections.abc import Iterator
 from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -18,35 +16,8 @@ from flask import Flask
 from sqlmodel import Session, select
 
 from organizer.core.models import Player, Signup, SignupSettings
+from tests.fixtures.mail import Inbox
 from tests.fixtures.organizer import create_event, make_app
-
-aiosmtpd_controller = pytest.importorskip("aiosmtpd.controller")
-
-
-class Inbox:
-    def __init__(self) -> None:
-        self.messages: list[tuple[str, list[str], bytes]] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # aiosmtpd calls it by this name
-        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.content))
-        return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture
-def smtp_server() -> Iterator[tuple[Inbox, int]]:
-    inbox, port = Inbox(), free_port()
-    controller = aiosmtpd_controller.Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
 
 
 @pytest.fixture
