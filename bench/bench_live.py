@@ -18,7 +18,9 @@ Run: .venv/bin/python bench/bench_live.py [--tables 100] [--seconds 30] [--worke
    as the seat page's HTMX poll does; a 200 carries the new screen and its version. Under gevent
    every seat also keeps its stream (``/play/<token>/events``) open, and when the stream says a
    version newer than its screen's, asks for its screen at once (``…&pushed=M``), on the poll's
-   connection, as the page does. Meanwhile
+   connection, as the page does; while its stream has said a mark in the last 12 s (the server
+   repeats it every 5 s), the seat's timed poll goes out only every 5 s, as static/live/push.js
+   does. Meanwhile
    ``--pickers`` tables play picks through the seat forms (page, then the pick with its nonce,
    stamp and CSRF token), and for each pick round the time from the last seat's pick to the
    moment every seat's poll has shown the reveal is measured.
@@ -52,6 +54,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 REQUEST_TIMEOUT = 10.0
+#: as static/live/push.js: a stream heard within STREAM_ALIVE s lets the timed poll wait SLOW_POLL s
+STREAM_ALIVE = 12.0
+SLOW_POLL = 5.0
 VERSION = re.compile(rb'data-version="(\d+)"')
 STAMP = re.compile(rb'name="stamp" value="(-?\d+)"')
 NONCE = re.compile(rb'name="nonce" value="([^"]+)"')
@@ -158,6 +163,9 @@ class Seat:
     #: the screen the seat's phone shows now, and its cookie (session and CSRF token)
     html: bytes = b""
     cookie: str = ""
+    #: when the seat's stream last said a mark, and when its poll last went out
+    heard_at: float = 0.0
+    polled_at: float = 0.0
 
 
 @dataclass
@@ -191,7 +199,7 @@ class Bench:
         seat's one connection, one request at a time as htmx queues them."""
         conn = self.connections[seat.token]
         async with self.locks[seat.token]:
-            began = time.perf_counter()
+            began = seat.polled_at = time.perf_counter()
             path = f"/play/{seat.token}/changed?since={seat.version}" + (f"&pushed={pushed}" if pushed else "")
             try:
                 status, body = await conn.request("GET", path, headers={"HX-Request": "true"})
@@ -220,10 +228,13 @@ class Bench:
                 delay = next_at - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                if time.perf_counter() >= self.end:
+                now = time.perf_counter()
+                if now >= self.end:
                     return
-                await self.ask(seat, self.polls)
                 next_at += 1.0
+                if self.push and now - seat.heard_at < STREAM_ALIVE and now - seat.polled_at < SLOW_POLL - 0.5:
+                    continue  # the stream is alive: the page's timed poll waits
+                await self.ask(seat, self.polls)
         finally:
             await conn.close()
 
@@ -256,6 +267,7 @@ class Bench:
                     self.stream_errors.append("a stream ended early")
                     return
                 if line.startswith(b"data: "):
+                    seat.heard_at = time.perf_counter()
                     mark = line[len(b"data: "):].strip().decode()
                     if int(mark.rstrip("b")) > seat.version and seat.token in self.connections:
                         asyncio.get_running_loop().create_task(self.ask(seat, self.pushed, mark))

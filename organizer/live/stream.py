@@ -22,9 +22,11 @@ from flask import Flask
 from organizer.core.security import security_headers
 from organizer.live.poll import PollInfo, VersionBoard, since_mark
 
-#: a comment line this often keeps proxies and phones from closing an idle stream, and finds
-#: streams whose phone has gone
-HEARTBEAT_SECONDS = 15.0
+#: a stream whose process is told of changes says the seat's mark again this often: the page
+#: knows its stream is alive (and polls only every ``SLOW_POLL`` seconds, static/live/push.js) as
+#: long as these arrive; it also keeps proxies from closing an idle stream and finds streams whose
+#: phone has gone
+HEARTBEAT_SECONDS = 5.0
 #: a stream ends after about this long and the browser opens it again (to whichever server the
 #: proxy picks), so servers share the phones again after one restarted
 STREAM_SECONDS = 300.0
@@ -93,11 +95,13 @@ class StreamMiddleware:
             if mark != shown:
                 shown = mark
                 yield message(mark)
-            if gate is None:  # nothing tells this process of changes: the page's poll does the work
+            if notifier is None or gate is None or not notifier.healthy:
+                # nothing tells this process of changes: a comment, which the page does not count
+                # as a sign of life, so its poll goes on every second and does the work
                 time.sleep(HEARTBEAT_SECONDS)
                 yield b": still here\n\n"
             elif not gate.wait(HEARTBEAT_SECONDS):
-                yield b": still here\n\n"
+                yield message(mark)
 
 
 def install(app: Flask, board: Callable[[], VersionBoard]) -> None:

@@ -172,14 +172,23 @@ def test_a_solo_game_against_q_played_to_the_end(empty_server: ServerProcess, ne
 
 
 def test_the_reveal_reaches_the_other_phones_by_their_streams(tmp_path: Path, new_device: Any) -> None:
-    """The once-a-second polls are cut off (as a proxy might lose them): the phones that did not
-    make the last pick still show the reveal within a second, asked for when the stream said so."""
+    """The timed polls are cut off (as a proxy might lose them): the phones that did not make the
+    last pick still show the reveal within a second, asked for when the stream said so; and while
+    the stream is alive, a phone polls every 5 seconds instead of every second."""
     table = live_database(tmp_path / "live.sqlite3", 3, "draft", seed=23)
     with ServerProcess(f"sqlite:///{table.database}", tmp_path / "instance", workers=2, live_config=True) as server:
         phones = []
-        for token in table.tokens:
+        timed_polls = [0] * len(table.tokens)
+
+        def cut_off(seat: int) -> Any:
+            def handle(route: Any) -> None:
+                timed_polls[seat] += 1
+                route.abort()
+            return handle
+
+        for seat, token in enumerate(table.tokens):
             phone = new_device(PHONE)
-            phone.route(re.compile(r".*/changed\?since=(?!.*pushed=).*"), lambda route: route.abort())
+            phone.route(re.compile(r".*/changed\?since=(?!.*pushed=).*"), cut_off(seat))
             phone.goto(f"{server.url}/play/{token}")
             expect(phone.locator("#live")).to_be_visible()
             phones.append(phone)
@@ -192,3 +201,6 @@ def test_the_reveal_reaches_the_other_phones_by_their_streams(tmp_path: Path, ne
             phone.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) >= {revealed}",
                                     timeout=2000)
             assert "Your choice is awaited" in phone.locator("#live").inner_text()
+        before = list(timed_polls)
+        phones[0].wait_for_timeout(6000)
+        assert all(now - then <= 3 for now, then in zip(timed_polls, before, strict=True)), (before, timed_polls)
