@@ -22,6 +22,7 @@ from werkzeug.routing.rules import Rule
 pytest_plugins = ["tests.fixtures.organizer", "tests.fixtures.mail"]
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_LongSuitesFirst(), "long-suites-first")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     base = os.environ.get("TEST_DATABASE_URL")
     if worker and base and "search_path" not in base:
@@ -49,15 +50,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         parts = Path(str(item.fspath)).parts
         if "system" in parts or item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.system)
-    if config.getoption("dist", None) == "loadgroup":
+    if _load_group(config):
         _group_for_workers(items)
+
+
+def _load_group(config: pytest.Config) -> bool:
+    """Whether the run is ``--dist loadgroup``: pytest-xdist tells its workers (which collect and
+    order the tests the controller hands out) by ``option.loadgroup``, as their ``dist`` is "no"."""
+    return bool(getattr(config.option, "loadgroup", False)) or config.getoption("dist", None) == "loadgroup"
 
 
 def _group_for_workers(items: list[pytest.Item]) -> None:
     """The work units of ``--dist loadgroup`` (``.ci/test complete``): a module's tests on one
     database share a worker, so a module's server or browser starts once, while its SQLite and
     PostgreSQL halves may run on two workers side by side. The long server suites are handed out
-    first (:func:`_long_suites_first`) and the short tests fill the gaps at the end (with ``--no-loadscope-reorder``: xdist
+    first (:class:`_LongSuitesFirst`) and the short tests fill the gaps at the end (with ``--no-loadscope-reorder``: xdist
     would otherwise order the units by their number of tests, leaving the few long race and browser
     tests for last)."""
     for item in items:
@@ -68,13 +75,16 @@ def _group_for_workers(items: list[pytest.Item]) -> None:
         item.add_marker(pytest.mark.xdist_group(f"{unit}:{backend}"))
 
 
-@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
-def _long_suites_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+class _LongSuitesFirst:
     """After pytest has grouped the tests by their module-scoped parameters (which moves a
     module's PostgreSQL half to the end of the run), the system suites go first, each in the
-    order pytest gave it."""
-    if config.getoption("dist", None) == "loadgroup":
-        items.sort(key=lambda item: item.get_closest_marker("system") is None)
+    order pytest gave it. (A plugin object: pytest takes hooks only from names that begin with
+    ``pytest_``, so a second hook of the same name in this module would not be called.)"""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        if _load_group(config):
+            items.sort(key=lambda item: item.get_closest_marker("system") is None)
 
 
 def _param_ids(item: pytest.Item) -> list[str]:

@@ -1,6 +1,6 @@
 """The race suite's server: gunicorn with several worker processes, one per test module and
 database (SQLite always; PostgreSQL too when TEST_DATABASE_URL is set, in a schema of the
-module's own that is created and dropped around it). The app migrates it on start; the demo
+module and worker's own that is created and dropped around it). The app migrates it on start; the demo
 event and account (demo / demo) are added first, as ``flask --app organizer demo`` does.
 
 ``RACE_TRIALS`` sets the trials per race (default 50)."""
@@ -40,5 +40,8 @@ def race_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
         if request.param == "sqlite":
             url = f"sqlite:///{folder / 'organizer.sqlite3'}"
         else:
-            url = stack.enter_context(postgres_schema(os.environ["TEST_DATABASE_URL"], f"races_{module}"))
+            # a module's tests may run on several pytest-xdist workers at once, each with a server
+            # of its own: the worker's name keeps one from dropping the other's schema
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            url = stack.enter_context(postgres_schema(os.environ["TEST_DATABASE_URL"], f"races_{module}_{worker}"))
         yield stack.enter_context(running_server(url, folder / "instance"))
