@@ -489,7 +489,10 @@ def test_solo_q_s_placement_is_said_in_words_and_marked(server: tuple[ServerProc
     _practice(page, process.url, "solo", "", {})
     live = page.locator("#live")
     raised = 0
-    for gift in range(3):
+    # the practice game's deal is random: gifts go on until one of them could raise a path of Q's
+    for gift in range(8):
+        if gift >= 3 and raised:
+            break
         for _draw in range(2):
             version = live.get_attribute("data-version")
             live.locator(".sources button.source").first.click()
@@ -516,6 +519,7 @@ def test_solo_q_s_placement_is_said_in_words_and_marked(server: tuple[ServerProc
         expect(q_grid.locator(".cell.fresh .sr")).to_contain_text(de("(just planted)"))
         if gift == 0:
             assert note.endswith(de("Q planted %(card)s (★): Q's first card.", card="").split("(★)")[1])
-        checked(page, f"92-solo-q-placed-{gift + 1}")
+        if gift < 3:
+            checked(page, f"92-solo-q-placed-{gift + 1}")
     assert raised, "no gift raised one of Q's paths"
     no_js_errors(page)

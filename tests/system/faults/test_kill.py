@@ -4,6 +4,7 @@ same database: what was committed is all there, nothing half-written shows, the 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -141,7 +142,13 @@ def test_repeated_kills_at_random_moments_never_corrupt(servers: Callable[..., S
 
         worker = threading.Thread(target=keep_submitting, args=(client, stop), daemon=True)
         worker.start()
-        threading.Event().wait(0.3 + rng.random())
+        # kill once this server has stored a submission of its own (however slow the machine is),
+        # then at a random moment of the next ones
+        before = (result_of(demo_db, 3) or (0, 0))[1]
+        deadline = time.monotonic() + 30
+        while (result_of(demo_db, 3) or (0, 0))[1] <= before and time.monotonic() < deadline:
+            threading.Event().wait(0.05)
+        threading.Event().wait(rng.random() * 0.5)
         server.kill()
         stop.set()
         worker.join(10)
