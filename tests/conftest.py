@@ -69,9 +69,7 @@ def _group_for_workers(items: list[pytest.Item]) -> None:
     tests for last)."""
     for item in items:
         backend = "postgresql" if "postgresql" in _param_ids(item) else "sqlite"
-        # a race module's few tests each take minutes: one unit per test, each starting the
-        # module's server on its worker (seconds), so one module does not hold a worker alone
-        unit = item.nodeid.split("[", 1)[0] if "/system/races/" in item.nodeid else item.nodeid.split("::", 1)[0]
+        unit = item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(f"{unit}:{backend}"))
 
 
