@@ -17,6 +17,7 @@ the number of streams."""
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
@@ -29,6 +30,8 @@ from organizer.core import streams as core_streams
 from organizer.core.security import security_headers
 from organizer.live.poll import VersionBoard, since_mark
 from organizer.live.push import Notifier
+
+log = logging.getLogger("organizer.live.stream")
 
 #: a stream whose process is told of changes says its page's mark again this often: the page
 #: knows its stream is alive (and its timed poll slows down, static/live/push.js) as long as
@@ -70,7 +73,11 @@ def _follow(board: VersionBoard, gate_of: Callable[[Notifier], threading.Event],
     while time.monotonic() < ends:
         notifier = board.notifier  # (a new one after the engine was disposed)
         gate = gate_of(notifier) if notifier is not None else None
-        mark = current()
+        try:
+            mark = current()
+        except Exception:  # the database went away: the browser opens the stream again
+            log.warning("a stream ended: its mark could not be read", exc_info=True)
+            return
         if mark is None:
             return
         if mark != shown:
@@ -133,7 +140,12 @@ class StreamMiddleware:
             start_response("204 NO CONTENT", [("Cache-Control", "no-store")])
             return []
         board = self.board()
-        body = self._open(board, prefix, key)
+        try:
+            body = self._open(board, prefix, key)
+        except Exception:  # the database is busy or gone: the page's script tries again
+            log.warning("a stream could not be opened", exc_info=True)
+            start_response("503 SERVICE UNAVAILABLE", [("Cache-Control", "no-store"), ("Retry-After", "1")])
+            return []
         if body is None:  # Flask's own 404 page for a token or code nothing has
             return self.wsgi_app(environ, start_response)
         start_response("200 OK", list(self.headers))

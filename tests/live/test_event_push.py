@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event as sa_event
 from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from organizer.core.db import make_engine
@@ -220,3 +221,15 @@ def test_a_wrong_code_or_token_has_no_stream_and_a_page_switched_off_ends_its(
     session.commit()
     assert done.wait(2), "the stream of a page switched off went on"
     assert client.get(f"/e/{event.public_code}/events").status_code == 404
+
+
+def test_a_stream_the_database_cannot_open_now_is_busy_not_an_error(app: Flask, event: Event,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    board = live_poll.board_for(app.extensions["db_engine"])
+
+    def gone(_code: str) -> int:
+        raise OperationalError("SELECT", {}, Exception("the server closed the connection"))
+
+    monkeypatch.setattr(board, "page_event", gone)
+    answer = app.test_client().get(f"/e/{event.public_code}/events")
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"  # the page's script tries again
