@@ -68,7 +68,7 @@ def _follow(board: VersionBoard, gate_of: Callable[[Notifier], threading.Event],
     """The stream: ``current()`` (the page's mark; None ends the stream) at once and after every
     change, ``gate_of`` the notifier's gate for the next one."""
     yield f"retry: {RETRY_MS}\n\n".encode()
-    shown = ""
+    shown, said_at = "", 0.0
     ends = time.monotonic() + STREAM_SECONDS * (0.8 + 0.4 * random.random())
     while time.monotonic() < ends:
         notifier = board.notifier  # (a new one after the engine was disposed)
@@ -80,16 +80,19 @@ def _follow(board: VersionBoard, gate_of: Callable[[Notifier], threading.Event],
             return
         if mark is None:
             return
-        if mark != shown:
-            shown = mark
+        told = notifier is not None and gate is not None and notifier.healthy
+        # a gate opened by a change that left this mark as it was (on SQLite any commit opens
+        # every event's gate) says nothing, but the mark is still said every HEARTBEAT_SECONDS
+        if mark != shown or (told and time.monotonic() - said_at >= HEARTBEAT_SECONDS):
+            shown, said_at = mark, time.monotonic()
             yield message(mark)
-        if notifier is None or gate is None or not notifier.healthy:
+        if not told or gate is None:
             # nothing tells this process of changes: a comment, which the page does not count
             # as a sign of life, so its poll goes on at its own pace and does the work
             time.sleep(HEARTBEAT_SECONDS)
             yield b": still here\n\n"
-        elif not gate.wait(HEARTBEAT_SECONDS):
-            yield message(mark)
+        else:
+            gate.wait(max(0.0, said_at + HEARTBEAT_SECONDS - time.monotonic()))
 
 
 def seat_stream(board: VersionBoard, token: str, table_id: int) -> Iterator[bytes]:

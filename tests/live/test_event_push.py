@@ -6,6 +6,8 @@ for a code or token nothing has, there is none."""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import queue
 import re
 import threading
@@ -233,3 +235,37 @@ def test_a_stream_the_database_cannot_open_now_is_busy_not_an_error(app: Flask, 
     monkeypatch.setattr(board, "page_event", gone)
     answer = app.test_client().get(f"/e/{event.public_code}/events")
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"  # the page's script tries again
+
+
+def test_a_stream_woken_by_changes_that_leave_its_mark_still_says_it_is_alive(
+        app: Flask, signed_in: FlaskClient, session: Session, event: Event, database_url: str) -> None:
+    players = seated_event(signed_in, session, event)
+    _notifier(app)
+    chunks = _open(app.test_client(), f"/e/{event.public_code}/events")
+    first = _next_mark(chunks, 5)[0]
+    other = make_engine(database_url)
+    busy = threading.Event()
+
+    def write() -> None:  # commits that wake the event's streams and change nothing the page shows
+        for number in itertools.count():
+            if busy.is_set():
+                return
+            with other.begin() as connection:  # (an address: the pages show none)
+                connection.execute(text("UPDATE player SET email = :email WHERE id = :id"),
+                                   {"email": f"p{number}@example.org", "id": players[0].id})
+            time.sleep(0.05)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        said = []
+        ends = time.monotonic() + 2.2
+        while time.monotonic() < ends:
+            with contextlib.suppress(queue.Empty):
+                said.append(_next_mark(chunks, ends - time.monotonic())[0])
+    finally:
+        busy.set()
+        writer.join(5)
+        other.dispose()
+    assert said and set(said) == {first}
+    assert len(said) >= 3, said  # every HEARTBEAT_SECONDS (0.5 s here), however often it was woken
