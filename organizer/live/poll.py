@@ -189,7 +189,6 @@ class VersionBoard:
         rows = self._query(public.STAMP_BY_CODE, {"code": code})
         return public.stamp_of(tuple(rows[0])) if rows else None
 
-
     # -- the marks of the pages that follow a whole event (organizer/live/stream.py) --------------
 
     def page_event(self, code: str) -> int | None:
