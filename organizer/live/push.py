@@ -255,8 +255,11 @@ class Notifier:
         except (IndexError, ValueError):
             return
         with self.lock:
-            self.epoch += 1
-            self.awaited.pop(pid, None)
+            if kind in "ts":
+                # an event's notification of the same commit may come first: only the map's own
+                # say that the commit's versions arrived
+                self.epoch += 1
+                self.awaited.pop(pid, None)
             if kind == "t" and len(numbers) == 2:
                 table_id, version = numbers
                 table = self.tables.get(table_id)
