@@ -19,7 +19,7 @@ Run: .venv/bin/python bench/bench_live.py [--tables 100] [--seconds 30] [--worke
    every seat also keeps its stream (``/play/<token>/events``) open, and when the stream says a
    version newer than its screen's, asks for its screen at once (``…&pushed=M``), on the poll's
    connection, as the page does; while its stream has said a mark in the last 12 s (the server
-   repeats it every 5 s), the seat's timed poll goes out only every 5 s, as static/live/push.js
+   repeats it every 5 s), the seat's timed poll goes out only every 5 s, as static/core/push.js
    does. Meanwhile
    ``--pickers`` tables play picks through the seat forms (page, then the pick with its nonce,
    stamp and CSRF token), and for each pick round the time from the last seat's pick to the
@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 REQUEST_TIMEOUT = 10.0
-#: as static/live/push.js: a stream heard within STREAM_ALIVE s lets the timed poll wait SLOW_POLL s
+#: as static/core/push.js: a stream heard within STREAM_ALIVE s lets the timed poll wait SLOW_POLL s
 STREAM_ALIVE = 12.0
 SLOW_POLL = 5.0
 VERSION = re.compile(rb'data-version="(\d+)"')

@@ -101,7 +101,7 @@ RULES: dict[str, Need] = {
     # judges answer players' calls at their events
     "public.take_call": Need.EVENT_STAFF, "public.resolve_call": Need.EVENT_STAFF,
     # plays what bots and the pick timer owe the overview's tables, as any seat's screen does
-    "live.overview_tick": Need.EVENT_STAFF,
+    "live.overview_tick": Need.EVENT_STAFF, "live.overview_events": Need.EVENT_STAFF,
 
     "rounds.swap": Need.EVENT_SEATING,
 

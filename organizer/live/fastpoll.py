@@ -27,9 +27,10 @@ from organizer.public import views as public
 SEAT_PREFIX = "/play/"
 PUBLIC_PREFIX = "/e/"
 SUFFIX = "/changed"
-#: the only parameters of the public page's poll: its stamp and the "find your table" search
-#: (htmx sends the search field along; a search alone never changes what an unchanged stamp means)
-PUBLIC_PARAMETERS = frozenset({"since", "q"})
+#: the only parameters of the public page's poll: its stamp, the "find your table" search (htmx
+#: sends the search field along; a search alone never changes what an unchanged stamp means) and
+#: the stamp its stream said (static/core/push.js; the stamp is read from the database anyway)
+PUBLIC_PARAMETERS = frozenset({"since", "q", "pushed"})
 
 
 #: what the middleware answers: status, headers, body

@@ -21,6 +21,7 @@ import os
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,15 @@ _BY_SEAT = text(
     "SELECT gametable.log_version, event.pick_timer_seconds, seat.is_bot FROM seat"
     " JOIN gametable ON gametable.id = seat.table_id JOIN round ON round.id = gametable.round_id"
     " JOIN event ON event.id = round.event_id WHERE seat.id = :id"
+)
+#: what the live overview of a round shows besides its event's stamp: its tables' moves, which
+#: tables were dealt, the bots' levels
+_ROUND_FIGURES = text(
+    "SELECT r.event_id, r.status, (SELECT coalesce(sum(t.log_version), 0) FROM gametable t WHERE t.round_id = r.id),"
+    " (SELECT count(t.game) FROM gametable t WHERE t.round_id = r.id),"
+    " (SELECT sum(hashtext(cast(s.id AS varchar) || '|' || s.bot_level)) FROM seat s"
+    " JOIN gametable t ON t.id = s.table_id WHERE t.round_id = r.id)"
+    " FROM round r WHERE r.id = :id"
 )
 #: tokens remembered per process (a seat token never moves to another seat or table)
 MAX_TOKENS = 100_000
@@ -178,6 +188,61 @@ class VersionBoard:
             return None
         rows = self._query(public.STAMP_BY_CODE, {"code": code})
         return public.stamp_of(tuple(rows[0])) if rows else None
+
+    # -- the marks of the pages that follow a whole event (organizer/live/stream.py) --------------
+
+    def page_event(self, code: str) -> int | None:
+        """The event whose public page ``/e/<code>`` is (None: no page under that code)."""
+        if not code or len(code) > public.MAX_CODE:
+            return None
+        rows = self._query(public.EVENT_BY_CODE, {"code": code})
+        return int(rows[0][0]) if rows else None
+
+    def player_event(self, token: str) -> int | None:
+        """The event of the player whose own page is ``/p/<token>`` (None: no such player)."""
+        if not public.MIN_PLAYER_TOKEN <= len(token) <= public.MAX_PLAYER_TOKEN:
+            return None
+        rows = self._query(public.EVENT_BY_PLAYER_TOKEN, {"token": token})
+        return int(rows[0][0]) if rows else None
+
+    def _event_stamp(self, event_id: int) -> EventStamp | None:
+        rows = self._query(public.STREAM_STAMP, {"id": event_id})
+        if not rows:
+            return None
+        row = tuple(rows[0])
+        return EventStamp(public.stamp_of(row[2:]), str(row[0]), bool(row[1]))
+
+    def _round_mark(self, round_id: int) -> str | None:
+        rows = self._query(_ROUND_FIGURES, {"id": round_id})
+        if not rows:
+            return None
+        event = self._event_stamp(int(rows[0][0]))
+        return None if event is None else public.stamp_of((event.stamp, *tuple(rows[0])[1:]))
+
+    def _watched(self, key: push.MarkKey, event_id: int, read: Callable[[], Any]) -> Any:
+        notifier = self.notifier
+        return read() if notifier is None else notifier.mark(key, event_id, read)
+
+    def event_stamp(self, event_id: int) -> EventStamp | None:
+        """The stamp of the event's public and players' pages, read once per change in this
+        process (None: the event is gone)."""
+        found: EventStamp | None = self._watched(("e", event_id), event_id, lambda: self._event_stamp(event_id))
+        return found
+
+    def round_mark(self, round_id: int, event_id: int) -> str | None:
+        """What changes with anything the round's live overview shows, read once per change in
+        this process (None: the round is gone)."""
+        found: str | None = self._watched(("r", round_id), event_id, lambda: self._round_mark(round_id))
+        return found
+
+
+@dataclass(frozen=True)
+class EventStamp:
+    #: the stamp of the public page (:func:`.public.stamp`)
+    stamp: str
+    #: the code the page is under, and whether it is shown
+    code: str
+    public_page: bool
 
 
 _BOARDS: weakref.WeakKeyDictionary[Engine, VersionBoard] = weakref.WeakKeyDictionary()

@@ -20,6 +20,12 @@ flags, learned from the database once per table and then kept current by the dat
 While the notifier is healthy, an unchanged poll and a waiting stream read no table. A version
 learned by a read that raced with a change is not kept (the next read keeps it), so the map never
 holds a version older than the last one the process was told of.
+
+The same notifier keeps the *marks* of the pages that follow a whole event (the public page, the
+players' pages, the live overview; :meth:`Notifier.mark`): read by the first stream that asks after
+a change, once per process however many streams wait, and forgotten at the next change of their
+event (PostgreSQL: migration 0022's ``e<event>`` and ``r<round>`` notifications) or, on SQLite, at
+the next commit of any process.
 """
 
 from __future__ import annotations
@@ -28,8 +34,8 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine, event
@@ -44,6 +50,10 @@ LISTEN_SECONDS = 15.0
 #: how long a pick timer setting read with a seat is trusted
 TIMER_SECONDS = 30.0
 MAX_TABLES = 100_000
+#: an event's or round's mark is read at most this often per process (a draft commits many moves
+#: a second, and on SQLite every commit may have changed any mark)
+MARK_SECONDS = 0.2
+MAX_MARKS = 10_000
 #: how long a commit of this process that changed no version is waited for
 AWAIT_SECONDS = 1.0
 
@@ -53,6 +63,25 @@ class _Table:
     version: int
     #: seat id -> a bot plays it
     bots: dict[int, bool]
+
+
+#: what a mark is kept under: ("e", event id) or ("r", round id)
+MarkKey = tuple[str, int]
+
+
+@dataclass
+class _Mark:
+    #: the event a round's mark belongs to: a change of the event changes the round's mark too
+    event_id: int
+    #: what the last read found (None: to be read)
+    value: Any = None
+    known: bool = False
+    #: grows with every change: a read that overlapped one is not kept
+    generation: int = 0
+    read_at: float = 0.0
+    gate: threading.Event = field(default_factory=threading.Event)
+    #: one read at a time: the streams waiting meanwhile take what it found
+    reading: threading.Lock = field(default_factory=threading.Lock)
 
 
 class Notifier:
@@ -76,6 +105,7 @@ class Notifier:
         self.cursor: Any = None
         self.seen = -1
         self.gates: dict[int, threading.Event] = {}
+        self.marks: dict[MarkKey, _Mark] = {}
         self.stopping = threading.Event()
         event.listen(engine, "after_cursor_execute", _note_live_write)
         event.listen(engine, "commit", self._committing)
@@ -137,6 +167,43 @@ class Notifier:
                 gate = self.gates[table_id] = threading.Event()
             return gate
 
+    def _mark(self, key: MarkKey, event_id: int) -> _Mark:
+        with self.lock:
+            found = self.marks.get(key)
+            if found is None:
+                if len(self.marks) >= MAX_MARKS:
+                    self._forget_marks(lambda _key, _mark: True)
+                    self.marks.clear()
+                found = self.marks[key] = _Mark(event_id)
+            return found
+
+    def mark_gate(self, key: MarkKey, event_id: int) -> threading.Event:
+        """Set at the next change of the mark ``key`` (of event ``event_id``): taken before
+        reading the mark, so no change between the read and the wait is missed."""
+        return self._mark(key, event_id).gate
+
+    def mark(self, key: MarkKey, event_id: int, read: Callable[[], Any]) -> Any:
+        """The mark ``key`` as ``read`` finds it in the database, read once per change in this
+        process however many streams ask (and no more often than every :data:`MARK_SECONDS`)."""
+        mark = self._mark(key, event_id)
+        with self.lock:
+            if mark.known and self.healthy:
+                return mark.value
+        with mark.reading:
+            with self.lock:
+                if mark.known and self.healthy:
+                    return mark.value
+                generation = mark.generation
+            pause = mark.read_at + MARK_SECONDS - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            value = read()
+            with self.lock:
+                mark.read_at = time.monotonic()
+                if mark.generation == generation and self.healthy:
+                    mark.value, mark.known = value, True
+            return value
+
     # -- applying changes -------------------------------------------------------------------------
 
     def _committing(self, connection: Any) -> None:
@@ -158,27 +225,41 @@ class Notifier:
             if gate is not None:
                 gate.set()
 
+    def _forget_marks(self, which: Callable[[MarkKey, _Mark], bool]) -> None:
+        """The marks ``which`` selects are read again when next asked, and their streams woken
+        (called with the lock held)."""
+        for key, mark in self.marks.items():
+            if which(key, mark):
+                mark.known, mark.value = False, None
+                mark.generation += 1
+                mark.gate.set()
+                mark.gate = threading.Event()
+
     def _reset(self, healthy: bool) -> None:
         with self.lock:
             self.epoch += 1
             self.tables.clear()
             self.awaited.clear()
             self.healthy = healthy
+            self._forget_marks(lambda _key, _mark: True)
             gates, self.gates = self.gates, {}
         for gate in gates.values():  # each stream reads its version again
             gate.set()
 
     def apply(self, payload: str, pid: int = 0) -> None:
-        """One PostgreSQL notification: ``t<table>:<version>`` (-1: deleted) or
-        ``s<seat>:<0|1>:<table>``, from backend ``pid``."""
+        """One PostgreSQL notification: ``t<table>:<version>`` (-1: deleted),
+        ``s<seat>:<0|1>:<table>``, ``e<event>`` or ``r<round>``, from backend ``pid``."""
         try:
             kind, rest = payload[0], payload[1:].split(":")
             numbers = [int(part) for part in rest]
         except (IndexError, ValueError):
             return
         with self.lock:
-            self.epoch += 1
-            self.awaited.pop(pid, None)
+            if kind in "ts":
+                # an event's notification of the same commit may come first: only the map's own
+                # say that the commit's versions arrived
+                self.epoch += 1
+                self.awaited.pop(pid, None)
             if kind == "t" and len(numbers) == 2:
                 table_id, version = numbers
                 table = self.tables.get(table_id)
@@ -194,6 +275,10 @@ class Notifier:
                 if table is not None:
                     table.bots[seat_id] = bool(bot)
                 self._changed([table_id])
+            elif kind == "e" and len(numbers) == 1:
+                self._forget_marks(lambda _key, mark: mark.event_id == numbers[0])
+            elif kind == "r" and len(numbers) == 1:
+                self._forget_marks(lambda key, _mark: key == ("r", numbers[0]))
 
     def _gone(self) -> bool:
         return self.stopping.is_set() or self.engine_ref() is None
@@ -258,6 +343,8 @@ class Notifier:
             with self.lock:
                 self.epoch += 1  # a read that began before this change is not kept
                 known = list(self.tables)
+                # which event a commit touched is not said here: every mark is read again once
+                self._forget_marks(lambda _key, _mark: True)
             if known:
                 self._rescan(cursor, known)
             cursor.connection.commit()  # no read transaction stays open between checks

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, g, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, request, url_for
 
 from organizer.core.db import get_engine, get_session
 from organizer.core.errors import InputError
@@ -18,6 +18,7 @@ from organizer.events.views import load_event
 from organizer.live import overview as live_overview
 from organizer.live import poll as live_poll
 from organizer.live import seats as live_seats
+from organizer.live import stream
 from organizer.live import tables as live_tables
 from organizer.live.log import Replayed
 from organizer.live.pages import SeatUrls, act_and_show, push_enabled, render_seat
@@ -123,13 +124,29 @@ def _overview(event: Event, rnd: Round, status: int = 200, errors: dict[str, str
     return render_page("live/overview.html", "live/live_overview.html", status, event=event, round=rnd, rows=listed.rows,
                        page=listed.page, status_name=round_service.status_name,
                        errors=errors or {}, timer=event.pick_timer_seconds, levels=live_tables.level_choices(),
-                       owed=listed.owed)
+                       owed=listed.owed,
+                       stream=url_for("live.overview_events", event_id=event.id, number=rnd.number)
+                       if push_enabled() else None)
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/live")
 def overview(event_id: int, number: int) -> Any:
     event = load_event(event_id)
     return _overview(event, load_round(event, number))
+
+
+@bp.get("/events/<int:event_id>/rounds/<int:number>/live/events")
+def overview_events(event_id: int, number: int) -> Any:
+    """The overview's stream (organizer/live/stream.py): its permission is checked here, as for
+    the overview itself; the stream then runs after the request, holding no database session."""
+    event = load_event(event_id)
+    rnd = load_round(event, number)
+    if not push_enabled():
+        return Response(status=204, headers={"Cache-Control": "no-store"})
+    assert event.id is not None and rnd.id is not None
+    board = live_poll.board_for(get_engine())
+    return Response(stream.round_stream(board, rnd.id, event.id),
+                    headers=stream.headers(bool(current_app.config.get("HTTPS"))))
 
 
 @bp.post("/events/<int:event_id>/rounds/<int:number>/live/tick")

@@ -30,6 +30,7 @@ from organizer.core.models import (
     utcnow,
 )
 from organizer.core.translate import _
+from organizer.public import service
 from organizer.public.service import PlayerRound, places_at_table
 from organizer.rounds import results
 from organizer.rounds import service as round_service
@@ -48,7 +49,7 @@ class RateLimited(InputError):
 
 
 def player_by_token(session: Session, token: str) -> Player | None:
-    if not 16 <= len(token) <= 64:
+    if not service.MIN_PLAYER_TOKEN <= len(token) <= service.MAX_PLAYER_TOKEN:
         return None
     return session.exec(select(Player).where(col(Player.token) == token)).first()
 

@@ -41,6 +41,8 @@ from organizer.rounds import service as round_service
 MAX_CODE = 32
 #: how often a phone asks whether the page changed (seconds)
 REFRESH_SECONDS = 10
+#: how often it asks while its stream (organizer/live/stream.py) is alive and says each change
+PUSHED_REFRESH_SECONDS = 60
 
 
 def event_by_code(session: Session, code: str) -> Event | None:
@@ -72,7 +74,7 @@ def _row_hash(*columns: str) -> str:
     return "sum(hashtext(" + " || '|' || ".join(f"coalesce(cast({c} AS varchar), '-')" for c in columns) + "))"
 
 
-_STAMP = text("SELECT e.version, " + ", ".join(f"(SELECT {what} {where})" for what, where in (
+_FIGURES = ", ".join(f"(SELECT {what} {where})" for what, where in (
     ("count(*)", _ROUNDS), (_row_hash("r.id", "r.number", "r.status", "r.format"), _ROUNDS),
     ("max(r.published_at)", _ROUNDS), ("max(r.clock_started_at)", _ROUNDS), ("sum(r.duration_minutes)", _ROUNDS),
     ("count(*)", _RESULTS), (_row_hash("res.id", "res.version", "res.status"), _RESULTS),
@@ -86,12 +88,23 @@ _STAMP = text("SELECT e.version, " + ", ".join(f"(SELECT {what} {where})" for wh
     # announcements: a new one raises the greatest id, a withdrawal lowers the count on show
     ("count(*)", "FROM announcement a WHERE a.event_id = e.id AND a.withdrawn_at IS NULL"),
     ("max(a.id)", "FROM announcement a WHERE a.event_id = e.id"),
-)) + " FROM event e WHERE e.id = :id")
+    # a judge called, taken or done: the player's page says so
+    (_row_hash("j.id", "j.status"), "FROM judgecall j WHERE j.event_id = e.id"),
+))
+_STAMP = text(f"SELECT e.version, {_FIGURES} FROM event e WHERE e.id = :id")
 
 
 #: the same figures found by the page's code, for the poll answered before Flask
 #: (:mod:`organizer.live.fastpoll`): no row while the code is unknown or the page switched off
 STAMP_BY_CODE = text(_STAMP.text.replace("WHERE e.id = :id", "WHERE e.public_code = :code AND e.public_page"))
+#: the event whose page ``/e/<code>`` is, and whose player holds the link ``/p/<token>``, for
+#: their streams (organizer/live/stream.py)
+EVENT_BY_CODE = text("SELECT id FROM event WHERE public_code = :code AND public_page")
+EVENT_BY_PLAYER_TOKEN = text("SELECT event_id FROM player WHERE token = :token")
+MIN_PLAYER_TOKEN, MAX_PLAYER_TOKEN = 16, 64
+#: the same figures after the page's code and switch, for the streams that push the stamp to the
+#: public and the players' pages (organizer/live/stream.py): no row once the event is gone
+STREAM_STAMP = text(f"SELECT e.public_code, e.public_page, e.version, {_FIGURES} FROM event e WHERE e.id = :id")
 
 
 def stamp(session: Session, event_id: int) -> str:

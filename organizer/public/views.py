@@ -29,6 +29,7 @@ from organizer.core.i18n import current_language, use_event_language, use_event_
 from organizer.core.models import Event, Player, Signup
 from organizer.core.pages import go_to, render_page
 from organizer.core.public_urls import public_url
+from organizer.core.streams import streams_enabled
 from organizer.core.translate import _
 from organizer.events import announcements as announcement_service
 from organizer.events.views import load_event
@@ -112,10 +113,18 @@ def _panel(event: Event, stamp: str | None = None) -> str:
         # the view reads what it shows after the stamp of its key: never older than the stamp it carries
         return render_template("public/public_event.html", view=service.public_view(db, event, search, current),
                                refresh=service.REFRESH_SECONDS, memo=_row_memo(language),
+                               stream=_stream_url("public.event", code=event.public_code),
+                               pushed_refresh=service.PUSHED_REFRESH_SECONDS,
                                announcements=announcement_service.shown(db, event.id or 0, language))
 
     folder = Path(current_app.instance_path) / "public-pages"
     return _PANELS.get_or_render(key, lambda: _SHARED.get_or_render(folder, key, render))
+
+
+def _stream_url(endpoint: str, **values: Any) -> str | None:
+    """The address of the page's stream (organizer/live/stream.py answers it), where this server
+    keeps streams open."""
+    return f"{url_for(endpoint, **values)}/events" if streams_enabled(current_app.config) else None
 
 
 def cached_fragment(code: str, stamp: str, search: str, language: str) -> str | None:
@@ -160,7 +169,8 @@ def _player_page(player: Player, status: int = 200, errors: dict[str, str] | Non
     page = self_report.player_page(get_session(), player)
     db = get_session()
     context: dict[str, Any] = {"page": page, "errors": errors or {}, "form": form or {},
-                               "refresh": service.REFRESH_SECONDS,
+                               "refresh": service.REFRESH_SECONDS, "pushed_refresh": service.PUSHED_REFRESH_SECONDS,
+                               "stream": _stream_url("public.player", token=player.token),
                                "announcements": announcement_service.shown(db, player.event_id, current_language())}
     if page.view is not None and page.round is not None and page.round.id is not None:
         context["call"] = judge_calls.table_call(db, page.round.id, page.view.table.number)
@@ -192,7 +202,8 @@ def player_changed(token: str) -> Any:
     if request.args.get("since") == stamp:
         return Response(status=204, headers=_NO_STORE)
     return render_template("public/public_player_poll.html", stamp=stamp, status_html=status_html,
-                           token=token, refresh=service.REFRESH_SECONDS), 200, _NO_STORE
+                           token=token, refresh=service.REFRESH_SECONDS, pushed_refresh=service.PUSHED_REFRESH_SECONDS,
+                           stream=_stream_url("public.player", token=token)), 200, _NO_STORE
 
 
 def _player_action(token: str, act: Any) -> Any:

@@ -28,7 +28,7 @@ def test_the_overview_pages_through_the_tables(signed_in: FlaskClient, session: 
     assert "Tables 1–2 of 3" in first and 'aria-label="Pages of tables"' in first
     second = signed_in.get(base + "?page=2").text
     assert 'id="live-table-3"' in second and 'id="live-table-1"' not in second
-    assert f'hx-get="{base}?page=2" hx-trigger="every 5s"' in second  # the refresh stays on page 2
+    assert f'hx-get="{base}?page=2" hx-trigger="every 5s, pushed"' in second  # the refresh stays on page 2
 
 
 def test_moving_a_table_onto_the_devices_asks_first_and_comes_back_to_where_it_was_pressed(

@@ -30,9 +30,9 @@ from tests.system.faults.harness import ServerProcess, demo_database
 
 pytestmark = pytest.mark.browser
 
-#: Routes that answer a script, not a person: polls, downloads, exports, the service worker.
+#: Routes that answer a script, not a person: polls, streams, downloads, exports, the service worker.
 NOT_PAGES = re.compile(r"(changed|tick|\.pdf|/pdf|export|\.json|\.csv|\.svg|\.ico|\.crt|healthz|manifest|service-worker|sw\.js"
-                       r"|/language/|sign-out|/static/)")
+                       r"|/language/|sign-out|/static/|/live/events$)")
 
 
 @dataclass

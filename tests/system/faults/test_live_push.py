@@ -13,18 +13,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from organizer.core.db import make_engine
-from organizer.core.models import GameTable
+from organizer.core.models import GameTable, Player
 from organizer.live import log as live_log
 from organizer.live import tables as live_tables
 from tests.live.support import form_of, live_round
 from tests.system.faults.harness import Client, ServerProcess
 from tests.system.faults.live_harness import HttpSeat
 
-#: everything a stream may send: its retry time, a keep-alive comment, a version mark
-STREAM_LINE = re.compile(rb"(retry: \d+|: still here|id: \d+b?|data: \d+b?|)")
+#: everything a stream may send: its retry time, a keep-alive comment, a seat's version mark or
+#: an event's stamp
+STREAM_LINE = re.compile(rb"(retry: \d+|: still here|(id|data): (\d+b?|[0-9a-f]{16})|)")
 #: a pick to every other server's stream
 PUSHED_WITHIN = 0.5
 
@@ -32,9 +33,9 @@ PUSHED_WITHIN = 0.5
 class Stream:
     """A phone's EventSource, read line by line."""
 
-    def __init__(self, port: int, token: str) -> None:
+    def __init__(self, port: int, path: str) -> None:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
-        self.connection.request("GET", f"/play/{token}/events", headers={"Accept": "text/event-stream"})
+        self.connection.request("GET", path, headers={"Accept": "text/event-stream"})
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         assert self.response.getheader("Content-Type", "").startswith("text/event-stream")
@@ -109,7 +110,7 @@ def test_a_pick_on_one_server_reaches_a_stream_on_the_other_and_a_restart_loses_
     seats = [HttpSeat(Client(second.url), token, position) for position, token in enumerate(tokens)]
     for seat in seats:
         seat.open()
-    stream = Stream(first.port, tokens[0])
+    stream = Stream(first.port, f"/play/{tokens[0]}/events")
     version = _stored(database_url, table_id)[0]
     assert stream.mark() == str(version)  # at once: the version the screen should show
     rng = random.Random(4)
@@ -129,7 +130,7 @@ def test_a_pick_on_one_server_reaches_a_stream_on_the_other_and_a_restart_loses_
     restarted = ServerProcess(database_url, tmp_path / "instance", workers=1, live_config=True, port=first.port)
     two_servers.append(restarted)
     restarted.start()
-    stream = Stream(restarted.port, tokens[0])
+    stream = Stream(restarted.port, f"/play/{tokens[0]}/events")
     assert stream.mark() == str(version + picks)  # nothing lost, nothing missed
     state = _stored(database_url, table_id)[2]
     picked = time.monotonic()
@@ -143,3 +144,32 @@ def test_a_pick_on_one_server_reaches_a_stream_on_the_other_and_a_restart_loses_
     # the seat's own screen after the reveal, through the restarted server
     seat = HttpSeat(Client(restarted.url), tokens[0], 0)
     assert seat.open().status == 200
+
+
+def test_a_judge_called_on_one_server_reaches_the_public_and_the_players_streams_on_the_other(
+        database_url: str, two_servers: list[ServerProcess]) -> None:
+    first, second = two_servers
+    engine = make_engine(database_url)
+    try:
+        with Session(engine, expire_on_commit=False) as db:
+            event, _, views = live_round(db, 8, "standard", seed=13)
+            code = event.public_code
+            players = db.exec(select(Player).where(Player.event_id == event.id)).all()
+            token = next(p.token for p in players if p.id == views[0].seats[0].seat.player_id)
+            other = next(p.token for p in players if p.id == views[1].seats[0].seat.player_id)
+    finally:
+        engine.dispose()
+    public, player = Stream(first.port, f"/e/{code}/events"), Stream(first.port, f"/p/{other}/events")
+    stamp = public.mark()
+    assert player.mark() == stamp  # the event's stamp, whichever page follows it
+    phone = Client(second.url)
+    assert phone.get(f"/p/{token}").status == 200
+    called = time.monotonic()
+    assert phone.post(f"/p/{token}/call-judge", {"note": ""}).status == 200
+    for stream in (public, player):
+        while (mark := stream.mark()) == stamp:  # (said again while nothing changed)
+            pass
+        assert re.fullmatch(r"[0-9a-f]{16}", mark)
+    assert time.monotonic() - called < PUSHED_WITHIN + 0.5, "the call took too long to reach the other server"
+    public.close()
+    player.close()
