@@ -174,6 +174,8 @@ class PublicView:
     result_rounds: list[int]
     results: ResultRows
     stamp: str
+    #: the shown round's stage: a round of the finals is named by it ("Semi-finals")
+    round_stage: str = "swiss"
 
 
 def places_at_table(result: Result | None) -> dict[int, tuple[int, int]]:
@@ -304,7 +306,8 @@ def public_view(session: Session, event: Event, search: str = "", seen_stamp: st
                       shown.number if shown else None, str(shown.status) if shown else None, tables,
                       text_service.clean_name(search)[:80],
                       round_service.clock_deadline(shown) if shown and shown.status == RoundStatus.PUBLISHED else None,
-                      after, lines, places, result_rounds, results, current)
+                      after, lines, places, result_rounds, results, current,
+                      str(shown.stage) if shown else "swiss")
 
 
 # The organizer's settings of the players' side (a small form of its own on the event overview,

@@ -181,3 +181,73 @@ def test_the_top_seed_chooses_their_seat_when_the_organizer_lets_them(signed_in:
     signed_in.post(f"/events/{event.id}/rounds/2/close")
     refused = signed_in.post(f"/events/{event.id}/rounds/propose", data={"seed": "1"})
     assert refused.status_code == 422 and "no Swiss round can follow them" in refused.text
+
+
+def _played_finals(client: FlaskClient, session: Session) -> tuple[Event, dict[int, int]]:
+    """An event of one Swiss round, then semi-finals and the final table, all closed; the seeds'
+    players by seed."""
+    event, ids = _one_round_event(session, 8)
+    _play_swiss(client, session, event, {pid: 40 - 2 * i for i, pid in enumerate(ids)})
+    assert client.post(f"/events/{event.id}/finals/cut", data={"cut_size": "8", "version": "0"}).status_code == 302
+    assert client.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
+    player_of = {s["seed"]: s["player_id"] for s in session.exec(select(Finals)).one().seeds}
+    client.post(f"/events/{event.id}/rounds/2/publish")
+    enter_and_confirm(client, event, session, 2, {player_of[n]: 20 + 2 * n for n in range(1, 9)})
+    assert client.post(f"/events/{event.id}/rounds/2/close").status_code == 302
+    assert client.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
+    client.post(f"/events/{event.id}/rounds/3/publish")
+    enter_and_confirm(client, event, session, 3, {player_of[7]: 30, player_of[8]: 24})
+    assert client.post(f"/events/{event.id}/rounds/3/close").status_code == 302
+    return event, player_of
+
+
+def test_the_finals_rounds_are_named_by_their_stage_wherever_rounds_are_listed(signed_in: FlaskClient,
+                                                                                session: Session) -> None:
+    event, _player_of = _played_finals(signed_in, session)
+    # the event report: the final table's round first, then the semi-finals, then the Swiss round
+    report = all_text(signed_in.get(f"/events/{event.id}/report.pdf").data)
+    final = report.index("Final table · standard game · 1 table")
+    semis = report.index("Semi-finals · standard game · 2 tables")
+    swiss = report.index("Round 1 · standard game · 2 tables")
+    assert report.index("Final places") < final < semis < swiss
+    assert "Round 2" not in report and "Round 3" not in report
+    assert "1 Swiss round and the finals" in report
+    # the round pack and its scorepads name the stage
+    pack = all_text(signed_in.get(f"/events/{event.id}/rounds/3/pack.pdf").data)
+    assert "Seating: Final table" in pack and "round 3" not in pack.lower()
+    # the round list, the round's page, the table's page and the audit log
+    rounds = signed_in.get(f"/events/{event.id}/rounds").text
+    assert re.findall(r"<strong>(Round 1|Semi-finals|Final table)</strong>", rounds) == [
+        "Round 1", "Semi-finals", "Final table"]
+    assert "<title>Final table · " in signed_in.get(f"/events/{event.id}/rounds/3").text
+    assert "<title>Table 1 · Semi-finals" in signed_in.get(f"/events/{event.id}/rounds/2/tables/1").text
+    log = signed_in.get(f"/events/{event.id}/audit").text
+    for sentence in ("Semi-finals seated by seed.", "Semi-finals published.", "Final table closed.",
+                     "Result of Final table, Table 1 entered.", "Cut for the finals made: 8 players."):
+        assert sentence in log, sentence
+    assert "Round 3" not in log, log[log.index("Round 3") - 300:log.index("Round 3") + 100]
+
+
+def test_the_event_report_names_the_finals_in_the_events_language(signed_in: FlaskClient, session: Session) -> None:
+    from pathlib import Path
+
+    from babel.support import Translations
+
+    event, _player_of = _played_finals(signed_in, session)
+    event.language = "fr"
+    session.add(event)
+    session.commit()
+    catalogs = Path(__file__).resolve().parents[2] / "organizer" / "core" / "translations"
+    catalog = Translations.load(str(catalogs), ["fr"])
+    french = catalog.gettext
+    report = all_text(signed_in.get(f"/events/{event.id}/report.pdf").data)
+
+    def heading(name: str, tables: int) -> str:
+        return catalog.ngettext("%(round)s · %(kind)s · %(num)d table", "%(round)s · %(kind)s · %(num)d tables",
+                                tables) % {"round": name, "kind": french("standard game"), "num": tables}
+
+    final = heading(french("Final table"), 1)
+    semis = heading(french("Semi-finals"), 2)
+    swiss = heading(french("Round %(number)d") % {"number": 1}, 2)
+    assert final.startswith("Table finale · ")
+    assert report.index(final) < report.index(semis) < report.index(swiss)
