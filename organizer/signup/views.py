@@ -79,7 +79,8 @@ def _form_page(event: Event, status: int = 200, errors: dict[str, str] | None = 
     assert event.id is not None
     settings = service.settings_of(get_session(), event.id)
     body, code = render_page("signup/form.html", "signup/form.html", status, event=event, settings=settings,
-                             open=service.is_open(settings), errors=errors or {}, form=form or {})
+                             open=service.is_open(settings), errors=errors or {}, form=form or {},
+                             closing=service.closing_words(settings, event))
     return body, code, _PRIVATE
 
 
@@ -181,7 +182,8 @@ def _list_page(event: Event, status: int = 200, errors: dict[str, str] | None = 
     settings = service.settings_of(db, event.id)
     return render_page("signup/index.html", "signup/index.html", status, event=event, settings=settings,
                        rows=service.rows(db, event.id), errors=errors or {}, form=form,
-                       open=service.is_open(settings),
+                       open=service.is_open(settings), closes_local=service.closes_local(settings, event),
+                       closing=service.closing_words(settings, event),
                        public_link=public_url("signup.form", code=event.public_code))
 
 
