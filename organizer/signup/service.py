@@ -313,7 +313,7 @@ def _promote(session: Session, event: Event, settings: SignupSettings, actor: st
     for signup in waiting:
         if settings.cap is not None and _count_players(session, event.id) >= settings.cap:
             break
-        signup.status, signup.queued, signup.promoted = SignupStatus.CONFIRMED, None, True
+        signup.status, signup.queued, signup.promoted, signup.moved = SignupStatus.CONFIRMED, None, True, None
         _make_player(session, event, signup)
         session.add(signup)
         session.flush()
@@ -356,7 +356,7 @@ def withdraw(session: Session, token: str, actor: str | None = None, role: str =
     was_player = signup.status == SignupStatus.CONFIRMED
     if was_player:
         _unplace(session, signup)
-    signup.status, signup.queued = SignupStatus.WITHDRAWN, None
+    signup.status, signup.queued, signup.moved = SignupStatus.WITHDRAWN, None, None
     session.add(signup)
     _audit(session, event.id, actor or signup.name, "signup.withdrawn", role, old=old, new={"name": signup.name})
     promoted = _promote(session, event, settings_of(session, event.id), actor or signup.name, role) if was_player else []
@@ -364,16 +364,36 @@ def withdraw(session: Session, token: str, actor: str | None = None, role: str =
     return promoted
 
 
-def move(session: Session, event: Event, signup_id: int, to: str, actor: str, role: str = "") -> list[Signup]:
+MOVES = ("approve", "confirm", "wait", "refuse")
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What an organizer's move did: the sign-up as it is now (to be told by e-mail and on its
+    page), its number on the waiting list when it is there, and the sign-ups promoted into a
+    place it freed."""
+
+    signup: Signup
+    waiting: int | None
+    promoted: list[Signup]
+
+
+def move(session: Session, event: Event, signup_id: int, to: str, actor: str, role: str = "",
+         seen_status: str | None = None) -> Moved:
     """The organizer's moves: ``approve`` (placed as a confirmation is), ``confirm`` (a player
     now, past the cap if need be), ``wait`` (to the head of the waiting list), ``refuse``.
-    Answers the sign-ups promoted into a freed place."""
+    ``seen_status`` is the status the list showed: a sign-up that changed since (withdrawn,
+    moved by another organizer, promoted) is left as it is, and the refusal says so."""
     assert event.id is not None
     locked = lock(session, Event, event.id)
     assert locked is not None
     signup = session.get(Signup, signup_id)
     if signup is None or signup.event_id != event.id:
         raise InputError({"": _("This sign-up is not known.")})
+    if seen_status is not None and seen_status != signup.status:
+        session.rollback()
+        raise InputError({"": _("%(name)s was moved meanwhile; nothing was changed. The list shows where they are "
+                                "now.", name=signup.name)})
     settings = settings_of(session, event.id)
     old = {"status": signup.status, "queued": signup.queued}
     promoted: list[Signup] = []
@@ -399,10 +419,12 @@ def move(session: Session, event: Event, signup_id: int, to: str, actor: str, ro
         session.rollback()
         raise InputError({"": _("%(name)s cannot be moved there now; the list shows where they are.",
                                 name=signup.name)})
+    signup.moved, signup.promoted = to, False
+    session.add(signup)
     _audit(session, event.id, actor, f"signup.moved.{to}", role, old=old,
            new={"name": signup.name, "status": signup.status, "queued": signup.queued})
     session.commit()
-    return promoted
+    return Moved(signup, waiting_number(session, signup), promoted)
 
 
 def waiting_number(session: Session, signup: Signup) -> int | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, g, redirect, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, g, redirect, request, url_for
 from flask_babel import force_locale
 
 from organizer.core import mail
@@ -72,6 +72,14 @@ def _tell_promoted(promoted: list[Signup]) -> None:
         link = public_url("signup.page", token=signup.token)
         _send(event, lambda settings, s=signup, e=event, link=link: mail.signup_promoted_message(
             settings, s.name, s.email, e.name, link))
+
+
+def _tell_moved(event: Event, moved: service.Moved, to: str) -> str | None:
+    """The person the organizer moved, told by e-mail; the reason in words when it could not go."""
+    signup = moved.signup
+    link = public_url("signup.page", token=signup.token)
+    return _send(event, lambda settings: mail.signup_moved_message(
+        settings, signup.name, signup.email, event.name, to, signup.status, moved.waiting, link))
 
 
 def _form_page(event: Event, status: int = 200, errors: dict[str, str] | None = None,
@@ -212,12 +220,16 @@ def move(event_id: int, signup_id: int) -> Any:
     event = load_event(event_id)
     db = get_session()
     actor, role = _actor()
+    to = request.form.get("to", "")
     try:
-        promoted = service.move(db, event, signup_id, request.form.get("to", ""), actor, role)
+        moved = service.move(db, event, signup_id, to, actor, role, seen_status=request.form.get("from") or None)
     except InputError as bad:
         db.rollback()
         return _list_page(event, 409, bad.errors)
-    _tell_promoted(promoted)
+    problem = _tell_moved(event, moved, to)
+    if problem:
+        flash(_("%(name)s could not be told by e-mail: %(problem)s", name=moved.signup.name, problem=problem))
+    _tell_promoted(moved.promoted)
     return go_to(url_for("signup.index", event_id=event_id))
 
 

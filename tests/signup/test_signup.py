@@ -222,3 +222,19 @@ def test_rate_limited_per_address_over_http(client: FlaskClient, session: Sessio
 def test_only_organizers_see_the_sign_ups(client: FlaskClient, event: Event) -> None:
     assert client.get(f"/events/{event.id}/sign-ups").status_code in (302, 401, 403)
     assert client.get(f"/events/{event.id}/sign-ups.csv").status_code in (302, 401, 403)
+
+
+def test_a_move_from_a_stale_list_changes_nothing(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    """Two organizers' lists show Ann awaiting approval; one approves her, the other, from the
+    list as it was, refuses: she stays a player, and the second organizer is told why."""
+    open_signup(session, event, approval=True)
+    ann = sign(session, event, "Ann Lee")
+    url = f"/events/{event.id}/sign-ups/{ann.id}/move"
+    assert 'name="from" value="approval"' in signed_in.get(f"/events/{event.id}/sign-ups").text
+    assert signed_in.post(url, data={"to": "approve", "from": "approval"}).status_code == 302
+    stale = signed_in.post(url, data={"to": "refuse", "from": "approval"})
+    assert stale.status_code == 409 and "Ann Lee was moved meanwhile; nothing was changed." in stale.text
+    session.expire_all()
+    assert session.get(Signup, ann.id).status == "confirmed"
+    assert [p.name for p in session.exec(select(Player).where(Player.event_id == event.id))] == ["Ann Lee"]
+    assert "Confirmed" in stale.text
