@@ -244,6 +244,11 @@ class PlaceLine:
     stage_name: str
     reason: str
 
+    @property
+    def decided_by(self) -> str:
+        """"Final table: Place 1 at the final table", punctuated as the reader's language does."""
+        return _("%(stage)s: %(reason)s", stage=self.stage_name, reason=self.reason)
+
 
 @dataclass(frozen=True)
 class FinalsView:

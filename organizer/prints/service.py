@@ -323,7 +323,7 @@ def _finals_places(session: Session, event: Event) -> tuple[FinalsPlace, ...]:
     view = finals_view(session, event)
     if view is None:
         return ()
-    return tuple(FinalsPlace(line.place, line.player.name, f"{line.stage_name}: {line.reason}") for line in view.places)
+    return tuple(FinalsPlace(line.place, line.player.name, line.decided_by) for line in view.places)
 
 
 def standings_data(session: Session, event: Event, after_round: int | None = None,

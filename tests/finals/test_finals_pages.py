@@ -8,7 +8,7 @@ import re
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from organizer.core.models import AuditEntry, Event, Finals, Round
+from organizer.core.models import AuditEntry, Event, Finals, Player, Round
 from organizer.rounds import service as round_service
 from organizer.scoring import event_standings
 from tests.fixtures.organizer import add_players, create_event
@@ -226,6 +226,10 @@ def test_the_finals_rounds_are_named_by_their_stage_wherever_rounds_are_listed(s
                      "Result of Final table, Table 1 entered.", "Cut for the finals made: 8 players."):
         assert sentence in log, sentence
     assert "Round 3" not in log, log[log.index("Round 3") - 300:log.index("Round 3") + 100]
+    # the public page's results grid heads the finals' columns by their stage
+    public = signed_in.get(f"/e/{event.public_code}").text
+    assert '<abbr title="Semi-finals">SF</abbr>' in public and '<abbr title="Final table">F</abbr>' in public
+    assert "Final table (closed)" in public
 
 
 def test_the_event_report_names_the_finals_in_the_events_language(signed_in: FlaskClient, session: Session) -> None:
@@ -251,3 +255,32 @@ def test_the_event_report_names_the_finals_in_the_events_language(signed_in: Fla
     swiss = heading(french("Round %(number)d") % {"number": 1}, 2)
     assert final.startswith("Table finale · ")
     assert report.index(final) < report.index(semis) < report.index(swiss)
+
+
+def test_a_finalists_own_page_names_the_finals_and_waits_for_the_final(signed_in: FlaskClient, client: FlaskClient,
+                                                                       session: Session) -> None:
+    event, ids = _one_round_event(session, 8)
+    _play_swiss(signed_in, session, event, {pid: 40 - 2 * i for i, pid in enumerate(ids)})
+    assert signed_in.post(f"/events/{event.id}/finals/cut", data={"cut_size": "8", "version": "0"}).status_code == 302
+    assert signed_in.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
+    player_of = {s["seed"]: s["player_id"] for s in session.exec(select(Finals)).one().seeds}
+    signed_in.post(f"/events/{event.id}/rounds/2/publish")
+    enter_and_confirm(signed_in, event, session, 2, {player_of[n]: 20 + 2 * n for n in range(1, 9)})
+    assert signed_in.post(f"/events/{event.id}/rounds/2/close").status_code == 302
+    finalist = session.get(Player, player_of[8])
+    assert finalist is not None
+    # the semi-finals are closed and the final table is still to come: the event is not over
+    page = " ".join(client.get(f"/p/{finalist.token}").text.split())
+    assert "Semi-finals: played and closed." in page and "The event is over." not in page
+    public = " ".join(client.get(f"/e/{event.public_code}").text.split())
+    assert "Finished" not in public
+    assert re.search(r"<tr><td>Semi-finals</td><td>\d+</td>", page)
+    assert signed_in.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
+    signed_in.post(f"/events/{event.id}/rounds/3/publish")
+    page = " ".join(client.get(f"/p/{finalist.token}").text.split())
+    assert 'class="now-round muted">Final table</p>' in page
+    enter_and_confirm(signed_in, event, session, 3, {player_of[7]: 30, player_of[8]: 24})
+    assert signed_in.post(f"/events/{event.id}/rounds/3/close").status_code == 302
+    page = " ".join(client.get(f"/p/{finalist.token}").text.split())
+    assert "The event is over." in page and re.search(r"<tr><td>Final table</td><td>1</td>", page)
+    assert "Finished" in client.get(f"/e/{event.public_code}").text
