@@ -183,7 +183,7 @@ def test_the_top_seed_chooses_their_seat_when_the_organizer_lets_them(signed_in:
     assert refused.status_code == 422 and "no Swiss round can follow them" in refused.text
 
 
-def _played_finals(client: FlaskClient, session: Session) -> tuple[Event, dict[int, int]]:
+def played_finals(client: FlaskClient, session: Session) -> tuple[Event, dict[int, int]]:
     """An event of one Swiss round, then semi-finals and the final table, all closed; the seeds'
     players by seed."""
     event, ids = _one_round_event(session, 8)
@@ -203,7 +203,7 @@ def _played_finals(client: FlaskClient, session: Session) -> tuple[Event, dict[i
 
 def test_the_finals_rounds_are_named_by_their_stage_wherever_rounds_are_listed(signed_in: FlaskClient,
                                                                                 session: Session) -> None:
-    event, _player_of = _played_finals(signed_in, session)
+    event, _player_of = played_finals(signed_in, session)
     # the event report: the final table's round first, then the semi-finals, then the Swiss round
     report = all_text(signed_in.get(f"/events/{event.id}/report.pdf").data)
     final = report.index("Final table · standard game · 1 table")
@@ -237,7 +237,7 @@ def test_the_event_report_names_the_finals_in_the_events_language(signed_in: Fla
 
     from babel.support import Translations
 
-    event, _player_of = _played_finals(signed_in, session)
+    event, _player_of = played_finals(signed_in, session)
     event.language = "fr"
     session.add(event)
     session.commit()
