@@ -284,3 +284,38 @@ def test_a_finalists_own_page_names_the_finals_and_waits_for_the_final(signed_in
     page = " ".join(client.get(f"/p/{finalist.token}").text.split())
     assert "The event is over." in page and re.search(r"<tr><td>Final table</td><td>1</td>", page)
     assert "Finished" in client.get(f"/e/{event.public_code}").text
+
+
+def _highlighted(client: FlaskClient, page: str) -> str:
+    found = re.search(r'<a class="button primary next-step"[^>]*>([^<]*)</a>', client.get(page).text)
+    return found.group(1) if found else ""
+
+
+def test_the_overview_leads_through_the_finals(signed_in: FlaskClient, session: Session) -> None:
+    event, ids = _one_round_event(session, 8)
+    overview = f"/events/{event.id}"
+    _play_swiss(signed_in, session, event, {pid: 40 - 2 * i for i, pid in enumerate(ids)})
+    # without a cut the Swiss standings are the end; with one, the finals' rounds come next
+    assert _highlighted(signed_in, overview) == "Print the final standings"
+    assert signed_in.post(f"/events/{event.id}/finals/cut", data={"cut_size": "8", "version": "0"}).status_code == 302
+    assert _highlighted(signed_in, overview) == "Seat the semi-finals"
+    assert _highlighted(signed_in, f"/events/{event.id}/rounds/1") == "Seat the semi-finals"
+    assert signed_in.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
+    assert _highlighted(signed_in, overview) == "Review and publish: Semi-finals"
+    assert "Publish: Semi-finals" in signed_in.get(f"/events/{event.id}/rounds/2").text
+    signed_in.post(f"/events/{event.id}/rounds/2/publish")
+    assert _highlighted(signed_in, overview) == "Enter results: Semi-finals"
+    player_of = {s["seed"]: s["player_id"] for s in session.exec(select(Finals)).one().seeds}
+    enter_and_confirm(signed_in, event, session, 2, {player_of[n]: 20 + 2 * n for n in range(1, 9)})
+    assert _highlighted(signed_in, overview) == "Close: Semi-finals"
+    round_page = signed_in.get(f"/events/{event.id}/rounds/2").text
+    assert "Its results decide the final places" in round_page and "count in the standings" not in round_page
+    assert signed_in.post(f"/events/{event.id}/rounds/2/close").status_code == 302
+    assert _highlighted(signed_in, overview) == "Seat the final table"
+    assert "Reopen to correct a result: Semi-finals" in signed_in.get(f"/events/{event.id}/rounds/2").text
+    assert signed_in.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
+    signed_in.post(f"/events/{event.id}/rounds/3/publish")
+    enter_and_confirm(signed_in, event, session, 3, {player_of[7]: 30, player_of[8]: 24})
+    assert _highlighted(signed_in, overview) == "Close: Final table"
+    assert signed_in.post(f"/events/{event.id}/rounds/3/close").status_code == 302
+    assert _highlighted(signed_in, overview) == "Print the final standings"
