@@ -319,3 +319,18 @@ def test_the_overview_leads_through_the_finals(signed_in: FlaskClient, session: 
     assert _highlighted(signed_in, overview) == "Close: Final table"
     assert signed_in.post(f"/events/{event.id}/rounds/3/close").status_code == 302
     assert _highlighted(signed_in, overview) == "Print the final standings"
+
+
+def test_a_final_table_on_the_devices_names_itself_on_each_phone(signed_in: FlaskClient, client: FlaskClient,
+                                                                 session: Session) -> None:
+    event, ids = _one_round_event(session, 8)
+    _play_swiss(signed_in, session, event, {pid: 40 - 2 * i for i, pid in enumerate(ids)})
+    assert signed_in.post(f"/events/{event.id}/finals/cut", data={"cut_size": "4", "version": "0"}).status_code == 302
+    assert signed_in.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
+    assert signed_in.post(f"/events/{event.id}/rounds/2/live/tables/1/digital").status_code == 302
+    signed_in.post(f"/events/{event.id}/rounds/2/publish")
+    rnd = session.exec(select(Round).where(Round.event_id == event.id, Round.number == 2)).one()
+    assert rnd.id is not None
+    seat = round_service.tables_of(session, rnd.id)[0].seats[0].seat
+    page = client.get(f"/play/{seat.token}").text
+    assert "<title>Spring Open · Final table · table 1" in page
