@@ -315,6 +315,9 @@ def test_the_overview_leads_through_the_finals(signed_in: FlaskClient, session: 
     assert "Reopen to correct a result: Semi-finals" in signed_in.get(f"/events/{event.id}/rounds/2").text
     assert signed_in.post(f"/events/{event.id}/finals/seat", data={"version": _version(session, event)}).status_code == 302
     signed_in.post(f"/events/{event.id}/rounds/3/publish")
+    # a result kept on a tablet offline is listed by the round's name
+    table = signed_in.get(f"/events/{event.id}/rounds/3/tables/1").text
+    assert 'data-offline-label="Spring Open · Final table · table 1"' in table
     enter_and_confirm(signed_in, event, session, 3, {player_of[7]: 30, player_of[8]: 24})
     assert _highlighted(signed_in, overview) == "Close: Final table"
     assert signed_in.post(f"/events/{event.id}/rounds/3/close").status_code == 302
