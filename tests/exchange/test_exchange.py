@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from organizer.core.models import Event, Seat
 from tests.exchange.support import _changed, demo
-from tests.finals.test_finals_pages import played_finals
+from tests.finals.support import played_finals
 
 
 def test_json_round_trip_gives_an_identical_event(app: Flask, session: Session) -> None:
