@@ -114,6 +114,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         format_datetime=translate.format_datetime, format_time=translate.format_time,
         format_date=translate.format_date, format_number=translate.format_number,
+        round_name=translate.round_name,
     )
 
     @app.context_processor

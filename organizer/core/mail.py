@@ -115,3 +115,35 @@ def signup_promoted_message(settings: MailSettings, to_name: str, to_address: st
           event=event_name),
         page_link,
     ))
+
+
+def signup_moved_message(settings: MailSettings, to_name: str, to_address: str, event_name: str, move: str,
+                         status: str, waiting: int | None, page_link: str) -> EmailMessage:
+    """Tells a person what the organizer did with their sign-up: approved it (a player, or on the
+    waiting list when the places are taken), made them a player, moved them to the waiting
+    list, or refused it. ``move`` and ``status`` are the sign-up's values after the move."""
+    number = waiting or 0
+    if status == "confirmed":
+        subject = _("You have a place at %(event)s", event=event_name)
+        if move == "approve":
+            told = _("the organizer approved your sign-up: you are now a player of %(event)s.", event=event_name)
+        else:
+            told = _("the organizer gave you a place: you are now a player of %(event)s.", event=event_name)
+    elif status == "waiting":
+        subject = _("You are on the waiting list for %(event)s", event=event_name)
+        if move == "approve":
+            told = _("the organizer approved your sign-up for %(event)s; its places are taken, so you are on the "
+                     "waiting list, number %(number)d. You move up when a place becomes free.",
+                     event=event_name, number=number)
+        else:
+            told = _("the organizer moved you to the waiting list of %(event)s: you are number %(number)d, and you "
+                     "move up when a place becomes free.", event=event_name, number=number)
+    else:
+        subject = _("Your sign-up for %(event)s", event=event_name)
+        told = _("the organizer did not accept your sign-up for %(event)s.", event=event_name)
+    return _message(settings, to_name, to_address, subject, (
+        _("Hello %(name)s,", name=to_name),
+        told,
+        _("Your own page, with your sign-up's status:"),
+        page_link,
+    ))

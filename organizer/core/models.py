@@ -637,3 +637,6 @@ class Signup(SQLModel, table=True):
     confirmed_at: datetime | None = Field(default=None)
     #: the player was promoted from the waiting list and has not seen their page since
     promoted: bool = Field(default=False)
+    #: the organizer's last move of this sign-up ("approve", "confirm", "wait", "refuse"), told
+    #: on the person's page; None once anything else placed it (a promotion, a withdrawal)
+    moved: str | None = Field(default=None, max_length=16)

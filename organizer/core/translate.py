@@ -215,6 +215,23 @@ def N_(message: str) -> str:
     return message
 
 
+#: The finals' stages (docs/finals.md) by the stored value of ``Round.stage``; a Swiss round is
+#: named by its number instead
+STAGE_NAMES: dict[str, str] = {
+    "final": N_("Final table"),
+    "semi_final": N_("Semi-finals"),
+    "swiss": N_("Swiss rounds"),
+}
+
+
+def round_name(number: int, stage: str = "swiss") -> str:
+    """A round as pages, logs and prints name it: "Round 3" for a Swiss round, its stage for a
+    round of the finals ("Semi-finals", "Final table"), whose number says nothing to a player."""
+    if stage != "swiss" and stage in STAGE_NAMES:
+        return gettext(STAGE_NAMES[stage])
+    return gettext("Round %(number)d", number=number)
+
+
 #: The species' English names, as the engine knows them; each language's catalog gives the
 #: name the edition published in that language (docs/translations.md lists the sources).
 SPECIES_NAMES = (

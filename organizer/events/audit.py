@@ -4,7 +4,7 @@ round, table and actor (the entries themselves are written where each change hap
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import and_, or_
@@ -13,7 +13,16 @@ from sqlmodel import Session, col, func, select
 
 from organizer.core.models import AuditEntry, GameTable, Round
 from organizer.core.paging import Page, page_of
-from organizer.core.translate import LANGUAGES, LEVEL_WORDS, N_, _, format_number, ngettext, species_name
+from organizer.core.translate import (
+    LANGUAGES,
+    LEVEL_WORDS,
+    N_,
+    _,
+    format_number,
+    ngettext,
+    round_name,
+    species_name,
+)
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,8 @@ class AuditPage:
     rounds: Sequence[int]
     #: the entries as sentences, in the same order
     lines: Sequence[AuditLine] = ()
+    #: each round's name for the filter's choices ("Semi-finals" for a round of the finals)
+    round_names: dict[int, str] = field(default_factory=dict)
 
 
 def audit_filter(round_text: str | None, table_text: str | None, actor: str | None) -> AuditFilter:
@@ -84,9 +95,11 @@ def audit_page(session: Session, event_id: int, chosen: AuditFilter, number: int
                            .offset(page.offset).limit(page.per_page)).all()
     actors = session.exec(select(AuditEntry.actor).where(AuditEntry.event_id == event_id).distinct()
                           .order_by(col(AuditEntry.actor))).all()
-    rounds = session.exec(select(Round.number).where(Round.event_id == event_id).order_by(col(Round.number))).all()
-    return AuditPage(entries, page, chosen, list(actors), [int(r) for r in rounds],
-                     describe_page(session, event_id, entries, show_emails))
+    rounds = session.exec(select(Round.number, Round.stage).where(Round.event_id == event_id)
+                          .order_by(col(Round.number))).all()
+    return AuditPage(entries, page, chosen, list(actors), [int(number) for number, _stage in rounds],
+                     describe_page(session, event_id, entries, show_emails),
+                     {int(number): round_name(int(number), str(stage)) for number, stage in rounds})
 
 
 
@@ -112,12 +125,18 @@ class _Context:
     #: whether the reader may see players' e-mail addresses (organizers and owners); for anyone
     #: else an e-mail change is told without its addresses
     show_emails: bool = True
+    #: round number → stage, so a round of the finals is named by its stage
+    stages: dict[int, str] | None = None
+
+    def round(self, number: int) -> str:
+        """"Round 2", or "Semi-finals" for a round of the finals."""
+        return round_name(number, (self.stages or {}).get(number, "swiss"))
 
     def where(self, entry: AuditEntry) -> str:
         """"Round 1, Table 2" for the entry's table; the table's number alone when its round is gone."""
         found = self.tables.get(entry.table_id) if entry.table_id is not None else None
         if found is not None:
-            return _("Round %(round)d, Table %(table)d", round=found[0], table=found[1])
+            return _("%(round)s, Table %(table)d", round=self.round(found[0]), table=found[1])
         number = (entry.new or {}).get("table") or (entry.old or {}).get("table")
         if isinstance(number, int):
             return _("Table %(table)d", table=number)
@@ -141,7 +160,9 @@ def _context(session: Session, event_id: int, entries: Sequence[AuditEntry], sho
         tables = {int(table_id): (int(rnd), int(table)) for table_id, rnd, table in rows if table_id is not None}
     players = {int(pid): str(name) for pid, name in session.exec(
         select(Player.id, Player.name).where(Player.event_id == event_id)).all() if pid is not None}
-    return _Context(tables, players, show_emails)
+    stages = {int(number): str(stage) for number, stage in session.exec(
+        select(Round.number, Round.stage).where(Round.event_id == event_id)).all()}
+    return _Context(tables, players, show_emails, stages)
 
 
 #: The settings an entry may name, by key, as the forms label them.
@@ -249,6 +270,7 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
     action = entry.action
     player = str(new.get("player") or new.get("name") or old.get("player") or old.get("name") or "")
     rnd = _int(new.get("round"))
+    named = context.round(rnd)
 
     def line(sentence: str, details: list[str] | None = None) -> AuditLine:
         return AuditLine(entry, sentence, details or [])
@@ -263,12 +285,12 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
         return line(_("Event brought back from the archive."))
     if action == "judge.called":
         note = str(new.get("note") or "")
-        return line(_("%(name)s called a judge to table %(table)d in round %(round)d.", name=player,
-                      table=_int(new.get("table")), round=rnd), [note] if note else [])
+        return line(_("%(name)s called a judge to table %(table)d (%(round)s).", name=player,
+                      table=_int(new.get("table")), round=named), [note] if note else [])
     if action == "judge.taken":
-        return line(_("Call from table %(table)d in round %(round)d taken.", table=_int(new.get("table")), round=rnd))
+        return line(_("Call from table %(table)d (%(round)s) taken.", table=_int(new.get("table")), round=named))
     if action == "judge.resolved":
-        return line(_("Call from table %(table)d in round %(round)d resolved.", table=_int(new.get("table")), round=rnd))
+        return line(_("Call from table %(table)d (%(round)s) resolved.", table=_int(new.get("table")), round=named))
     if action == "announcement.posted":
         details = [str(new.get("text") or "")]
         if new.get("second_text"):
@@ -313,27 +335,43 @@ def describe(entry: AuditEntry, context: _Context) -> AuditLine:
         tables = [table for table in _items(new.get("tables")) if isinstance(table, list)]
         details = [_("Table %(table)d: %(players)s", table=number, players=", ".join(context.name(pid) for pid in table))
                    for number, table in enumerate(tables, start=1)]
-        return line(ngettext("Round %(round)d proposed with %(num)d table.", "Round %(round)d proposed with %(num)d tables.",
-                             len(tables), round=rnd), details)
+        return line(ngettext("%(round)s proposed with %(num)d table.", "%(round)s proposed with %(num)d tables.",
+                             len(tables), round=named), details)
     if action == "round.discarded":
-        return line(_("Proposed round %(round)d discarded.", round=rnd))
+        return line(_("Proposal discarded: %(round)s.", round=named))
     if action == "round.swapped":
         names = [str(name) for name in _items(new.get("players"))] + ["", ""]
         numbers = [_int(number) for number in _items(new.get("tables"))] + [0, 0]
-        return line(_("Round %(round)d: %(first)s (Table %(first_table)d) and %(second)s (Table %(second_table)d) "
-                      "swapped seats.", round=rnd, first=names[0], first_table=numbers[0], second=names[1],
+        return line(_("%(round)s: %(first)s (Table %(first_table)d) and %(second)s (Table %(second_table)d) "
+                      "swapped seats.", round=named, first=names[0], first_table=numbers[0], second=names[1],
                       second_table=numbers[1]))
     if action == "round.published":
-        return line(_("Round %(round)d published.", round=rnd))
+        return line(_("%(round)s published.", round=named))
     if action == "round.closed":
-        return line(_("Round %(round)d closed.", round=rnd))
+        return line(_("%(round)s closed.", round=named))
     if action == "round.reopened":
-        return line(_("Round %(round)d reopened.", round=rnd))
+        return line(_("%(round)s reopened.", round=named))
     if action == "round.clock_started":
-        return line(ngettext("Clock of round %(round)d started: %(num)d minute.",
-                             "Clock of round %(round)d started: %(num)d minutes.", _int(new.get("minutes")), round=rnd))
+        return line(ngettext("Round clock started (%(round)s): %(num)d minute.",
+                             "Round clock started (%(round)s): %(num)d minutes.", _int(new.get("minutes")),
+                             round=named))
     if action == "round.clock_stopped":
-        return line(_("Clock of round %(round)d stopped.", round=rnd))
+        return line(_("Round clock stopped (%(round)s).", round=named))
+    if action == "finals.cut":
+        seeds = [context.name(pid) for pid in _items(new.get("seeds"))]
+        return line(ngettext("Cut for the finals made: %(num)d player.", "Cut for the finals made: %(num)d players.",
+                             len(seeds)), [", ".join(seeds)] if seeds else [])
+    if action == "finals.declined":
+        declined = context.name(new.get("player"))
+        if new.get("replaced_by") is not None:
+            return line(_("%(name)s declined their place in the finals; %(other)s takes it.", name=declined,
+                          other=context.name(new.get("replaced_by"))))
+        return line(_("%(name)s declined their place in the finals.", name=declined))
+    if action == "finals.seated":
+        tables = [table for table in _items(new.get("tables")) if isinstance(table, list)]
+        details = [_("Table %(table)d: %(players)s", table=number, players=", ".join(context.name(pid) for pid in table))
+                   for number, table in enumerate(tables, start=1)]
+        return line(_("%(round)s seated by seed.", round=round_name(rnd, str(new.get("stage") or "swiss"))), details)
     where = context.where(entry)
     if action == "table.species":
         return line(_("Species of %(table)s changed.", table=where),

@@ -20,11 +20,13 @@ from organizer.core.models import (
     Event,
     EventDeletion,
     EventJudge,
+    Finals,
     GameTable,
     Player,
     Result,
     ResultStatus,
     Round,
+    RoundStage,
     RoundStatus,
     utcnow,
 )
@@ -345,11 +347,13 @@ def open_disputes(session: Session, event_id: int) -> list[tuple[int, int, str]]
 class NextStep:
     """What the event needs next, for the overview's highlighted button: ``kind`` is one of
     "add players", "check in", "seat", "publish", "enter results", "confirm results", "close",
-    "final standings";
-    ``round`` the round it concerns (0 when none)."""
+    "seat finals" (the next round of a cut made for the finals), "final standings";
+    ``round`` the round it concerns (0 when none); ``stage`` that round's stage, which names a
+    round of the finals."""
 
     kind: str
     round: int = 0
+    stage: str = "swiss"
 
 
 def next_step(session: Session, event: Event) -> NextStep:
@@ -365,20 +369,26 @@ def next_step(session: Session, event: Event) -> NextStep:
         if counts["checked_in"] < 2:
             return NextStep("check in")
         return NextStep("seat", 1)
+    stage = str(latest.stage)
     if latest.status == RoundStatus.PROPOSED:
-        return NextStep("publish", latest.number)
+        return NextStep("publish", latest.number, stage)
     if latest.status == RoundStatus.PUBLISHED:
         tables = session.exec(select(func.count()).select_from(GameTable)
                               .where(GameTable.round_id == latest.id)).one()
         statuses = session.exec(select(Result.status).join(GameTable, col(GameTable.id) == Result.table_id)
                                 .where(GameTable.round_id == latest.id)).all()
         if len(statuses) < tables:
-            return NextStep("enter results", latest.number)
+            return NextStep("enter results", latest.number, stage)
         if any(status != ResultStatus.CONFIRMED for status in statuses):
-            return NextStep("confirm results", latest.number)
-        return NextStep("close", latest.number)
-    if latest.number < event.rounds:
+            return NextStep("confirm results", latest.number, stage)
+        return NextStep("close", latest.number, stage)
+    if stage == RoundStage.SWISS and latest.number < event.rounds:
         return NextStep("seat", latest.number + 1)
+    cut = session.exec(select(Finals).where(Finals.event_id == event.id)).first()
+    if cut is not None and stage != RoundStage.FINAL:
+        # the semi-finals after the cut (a cut of 4 plays the final table at once), then the final
+        coming = RoundStage.FINAL if cut.cut_size == 4 or stage == RoundStage.SEMI_FINAL else RoundStage.SEMI_FINAL
+        return NextStep("seat finals", latest.number + 1, coming)
     return NextStep("final standings", latest.number)
 
 

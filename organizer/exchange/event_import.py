@@ -25,12 +25,15 @@ from organizer.core.models import (
     Confirmation,
     EntryMode,
     Event,
+    Finals,
     GameTable,
     Organizer,
     Player,
     Result,
     ResultStatus,
     Round,
+    RoundFormat,
+    RoundStage,
     RoundStatus,
     Seat,
     utcnow,
@@ -42,6 +45,7 @@ from organizer.live import log as live_log
 from organizer.players import service as player_service
 from organizer.rounds import results
 from organizer.rounds.service import MAX_CLOCK_MINUTES, SEED_LIMIT
+from organizer.scoring import finals as finals_rules
 
 FORMAT = "arboretum-event"
 VERSION = 1
@@ -230,19 +234,28 @@ def _player(event_id: int, rounds: int, entry: dict[str, Any]) -> dict[str, Any]
 
 
 def _round(event_id: int, settings: EventInput, entry: dict[str, Any], seen: set[int], place: _Place) -> Round:
-    number = _whole(entry["number"], 1, len(settings.round_formats), _("a round's number (the event's rounds)"))
+    # an export made before the finals existed has Swiss rounds only
+    stage = _text(entry.get("stage", RoundStage.SWISS), _("the round's stage"))
+    if stage not in set(RoundStage):
+        raise _Bad(_("unknown round stage %(value)s.", value=repr(stage)))
+    # the finals' rounds follow the Swiss rounds: at most a semi-final and a final round more
+    last = len(settings.round_formats) + (0 if stage == RoundStage.SWISS else 2)
+    number = _whole(entry["number"], 1, last, _("a round's number (the event's rounds)"))
     place.where = _("Round %(number)d", number=number)
     if number in seen:
         raise _Bad(_("round %(number)d appears twice.", number=number))
     seen.add(number)
     fmt = _text(entry["format"], _("the format"))
-    if fmt != settings.round_formats[number - 1]:
+    if stage != RoundStage.SWISS:
+        if fmt != RoundFormat.STANDARD:
+            raise _Bad(_("a round of the finals is a standard round, not %(value)s.", value=repr(fmt)))
+    elif fmt != settings.round_formats[number - 1]:
         raise _Bad(_("the event's settings make round %(number)d a %(format)s round, not %(value)s.", number=number,
                      format=settings.round_formats[number - 1], value=repr(fmt)))
     status = _text(entry["status"], _("the status"))
     if status not in set(RoundStatus):
         raise _Bad(_("unknown round status %(value)s.", value=repr(status)))
-    return Round(event_id=event_id, number=number, format=fmt, status=status,
+    return Round(event_id=event_id, number=number, stage=stage, format=fmt, status=status,
                  seed=_whole(entry["seed"], 0, SEED_LIMIT - 1, _("the seed")),
                  duration_minutes=_optional_whole(entry["duration_minutes"], 1, MAX_CLOCK_MINUTES, _("the round's length")),
                  clock_started_at=_time(entry["clock_started_at"], "clock_started_at"),
@@ -417,6 +430,9 @@ def _import(session: Session, data: dict[str, Any], organizer_id: int | None, pl
                 continue
             _add_result(session, rnd, table, species, seats, ids, organizers, seat_ids,
                         _object(table_data["result"], _("the result")), place)
+    if data.get("finals") is not None:
+        place.where = _("The finals")
+        session.add(_finals(event.id, _object(data["finals"], _("the finals")), ids))
     for number, entry in enumerate(_list(data["audit"], "audit"), start=1):
         place.where = _("Audit entry %(number)d", number=number)
         session.add(_audit_entry(event.id, _object(entry, _("an audit entry")), table_ids))
@@ -472,6 +488,38 @@ def _add_result(session: Session, rnd: Round, table: GameTable, species: list[st
                                  seat_id=seat_ids[position] if position is not None else None,
                                  organizer_id=organizers.get(organizer) if organizer is not None else None,
                                  at=_time(confirmation["at"], _("a confirmation's time")) or utcnow()))
+
+
+def _finals(event_id: int, data: dict[str, Any], ids: dict[str, int]) -> Finals:
+    """The cut for the finals as exported, its players by name."""
+    size = _whole(data["cut_size"], 4, 16, _("the cut's size"))
+    if size not in finals_rules.CUT_SIZES:
+        raise _Bad(_("a cut is 4, 8, 12 or 16 players, not %(count)d.", count=size))
+
+    def player(name: Any) -> int:
+        found = ids.get(_text(name, _("a finalist")))
+        if found is None:
+            raise _Bad(_("unknown player %(value)s.", value=repr(name)))
+        return found
+
+    reasons = {finals_rules.REASON_RANK, finals_rules.REASON_LAST_ROUND, finals_rules.REASON_LOT,
+               finals_rules.REASON_REPLACES}
+    seeds = []
+    for number, seed in enumerate(_list(data["seeds"], "seeds"), start=1):
+        seed = _object(seed, _("a seed"))
+        if _whole(seed["seed"], 1, size, _("a seed")) != number:
+            raise _Bad(_("the seeds are not 1, 2, ... in order."))
+        reason = _text(seed["reason"], _("a seed's reason"))
+        if reason not in reasons:
+            raise _Bad(_("unknown reason %(value)s.", value=repr(reason)))
+        seeds.append({"seed": number, "player_id": player(seed["player"]),
+                      "rank": _whole(seed["rank"], 1, what=_("a seed's rank")), "reason": reason,
+                      "replaces": player(seed["replaces"]) if seed.get("replaces") is not None else None})
+    if len(seeds) != size or len({s["player_id"] for s in seeds}) != size:
+        raise _Bad(_("a cut of %(count)d needs %(count)d different players.", count=size))
+    declined = [player(name) for name in _list(data["declined"], "declined")]
+    return Finals(event_id=event_id, cut_size=size, top_seed_chooses=_flag(data["top_seed_chooses"], "top_seed_chooses"),
+                  seeds=seeds, declined=declined, created_at=_time(data.get("created_at"), "created_at") or utcnow())
 
 
 def _audit_entry(event_id: int, entry: dict[str, Any], table_ids: dict[tuple[int, int], int]) -> AuditEntry:

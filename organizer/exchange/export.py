@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from organizer.core.models import AuditEntry, Confirmation, Event, Organizer, Player
+from organizer.core.models import AuditEntry, Confirmation, Event, Finals, Organizer, Player
 from organizer.core.text import spreadsheet_cell
 from organizer.exchange.event_import import FORMAT, VERSION
 from organizer.rounds.history import seats_played
@@ -62,11 +62,19 @@ def export_event(session: Session, event: Event) -> dict[str, Any]:
                            "is_bot": s.seat.is_bot, "bot_level": s.seat.bot_level} for s in view.seats],
                 "result": result_out,
             })
-        rounds_out.append({"number": rnd.number, "format": rnd.format, "status": rnd.status, "seed": rnd.seed,
+        rounds_out.append({"number": rnd.number, "stage": rnd.stage, "format": rnd.format, "status": rnd.status,
+                           "seed": rnd.seed,
                            "duration_minutes": rnd.duration_minutes, "clock_started_at": _time(rnd.clock_started_at),
                            "created_at": _time(rnd.created_at), "published_at": _time(rnd.published_at),
                            "tables": tables_out})
     audit = session.exec(select(AuditEntry).where(AuditEntry.event_id == event.id).order_by(col(AuditEntry.id))).all()
+    cut = session.exec(select(Finals).where(Finals.event_id == event.id)).first()
+    finals_out = None if cut is None else {
+        "cut_size": cut.cut_size, "top_seed_chooses": cut.top_seed_chooses, "created_at": _time(cut.created_at),
+        "seeds": [{"seed": s["seed"], "player": name_of.get(s["player_id"]), "rank": s["rank"], "reason": s["reason"],
+                   "replaces": name_of.get(s["replaces"]) if s.get("replaces") is not None else None}
+                  for s in cut.seeds],
+        "declined": [name_of.get(p) for p in cut.declined]}
     return {
         "format": FORMAT, "version": VERSION,
         "event": {"name": event.name, "date": event.date.isoformat(), "edition": event.edition,
@@ -81,6 +89,8 @@ def export_event(session: Session, event: Event) -> dict[str, Any]:
                      "fixed_table": p.fixed_table, "joined_round": p.joined_round,
                      "created_at": _time(p.created_at)} for p in players],
         "rounds": rounds_out,
+        # the cut for the finals, by player name (None: no finals)
+        "finals": finals_out,
         # Audit values are kept as recorded (ids in them are those of the exporting database).
         "audit": [{"actor": a.actor, "action": a.action, "at": _time(a.at), "old": a.old, "new": a.new,
                    "table": table_ref.get(a.table_id) if a.table_id else None} for a in audit],
@@ -97,7 +107,7 @@ def export_csv_zip(session: Session, event: Event) -> bytes:
         "players.csv": [["name", "club", "email", "checked_in", "dropped_after_round", "fixed_table", "joined_round"]]
         + [[p.name, p.club, p.email, p.checked_in, p.dropped_after_round if p.dropped else "", p.fixed_table or "",
             p.joined_round] for p in players],
-        "results.csv": [["round", "format", "table", "seat", "player", "start_player", "dealer", "points",
+        "results.csv": [["round", "stage", "format", "table", "seat", "player", "start_player", "dealer", "points",
                          "species_count", "result_status", "entry_mode", "species_in_play"]],
         "standings.csv": [["rank", "player", "club", "tournament_points", "game_points", "opponents_average",
                            "species_count", "seats"]]
@@ -113,7 +123,7 @@ def export_csv_zip(session: Session, event: Event) -> bytes:
             for index, seat in enumerate(table.seats):
                 stored = table.result.seats[index] if table.result else {}
                 files["results.csv"].append([
-                    rnd.number, rnd.format, table.table.number, index + 1, seat.player.name if seat.player else "",
+                    rnd.number, rnd.stage, rnd.format, table.table.number, index + 1, seat.player.name if seat.player else "",
                     index == 0, index == len(table.seats) - 1, stored.get("points", ""), stored.get("species_count", ""),
                     table.result.status if table.result else "", table.result.entry_mode if table.result else "",
                     " / ".join(table.table.species)])

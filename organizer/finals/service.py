@@ -25,17 +25,11 @@ from organizer.core.models import (
     RoundStage,
     RoundStatus,
 )
-from organizer.core.translate import N_, _
+from organizer.core.translate import N_, STAGE_NAMES, _
 from organizer.rounds import service as rounds_service
 from organizer.scoring import event_standings, finals
 from organizer.scoring.schemes import StandingsError, tournament_points
 from organizer.scoring.standings import StandingRow
-
-STAGE_NAMES: dict[str, str] = {
-    RoundStage.FINAL: N_("Final table"),
-    RoundStage.SEMI_FINAL: N_("Semi-finals"),
-    RoundStage.SWISS: N_("Swiss rounds"),
-}
 
 
 def _audit(session: Session, event_id: int, actor: str, action: str, **values: object) -> None:
@@ -249,6 +243,11 @@ class PlaceLine:
     stage: str
     stage_name: str
     reason: str
+
+    @property
+    def decided_by(self) -> str:
+        """"Final table: Place 1 at the final table", punctuated as the reader's language does."""
+        return _("%(stage)s: %(reason)s", stage=self.stage_name, reason=self.reason)
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,7 @@ def _page(event: Event, status: int = 200, errors: dict[str, str] | None = None,
           form: dict[str, str] | None = None) -> Any:
     view = service.finals_view(get_session(), event)
     return render_page("finals/index.html", "finals/finals_panel.html", status, event=event, view=view,
-                       errors=errors or {}, form=form or {}, cut_sizes=(4, 8, 12, 16),
-                       stage_names=service.STAGE_NAMES)
+                       errors=errors or {}, form=form or {}, cut_sizes=(4, 8, 12, 16))
 
 
 def _version() -> int:

@@ -19,7 +19,7 @@ from engine import ArboretumError, Card, Discard, Draw, Game, Pick, Play, State,
 from engine.bots import DEFAULT_PLAYOUTS, StrongBot
 from engine.bots.search import Reason
 from organizer.core.models import Event, GameTable, Round
-from organizer.core.translate import _, current_locale, format_list, format_number, species_name
+from organizer.core.translate import _, current_locale, format_list, format_number, round_name, species_name
 from organizer.live import log as live_log
 from organizer.live import practice as practice_service
 from organizer.live import seats as live_seats
@@ -251,8 +251,8 @@ def for_seat(session: Session, token: str, step: int | None, path_species: str) 
     ctx = live_seats.seat_context(session, token)
     if ctx is None:
         return None
-    title = _("%(event)s · round %(round)d · table %(table)d", event=ctx.event.name, round=ctx.round.number,
-              table=ctx.table.number)
+    title = _("%(event)s · %(round)s · table %(table)d", event=ctx.event.name,
+              round=round_name(ctx.round.number, ctx.round.stage), table=ctx.table.number)
     return _table_replay(session, ctx.table, step, path_species, title, ctx.position)
 
 
@@ -262,7 +262,8 @@ def for_table(session: Session, event: Event, rnd: Round, number: int, step: int
     view = live_tables.find_table(session, rnd, number)
     if view is None:
         return None
-    title = _("%(event)s · round %(round)d · table %(table)d", event=event.name, round=rnd.number, table=number)
+    title = _("%(event)s · %(round)s · table %(table)d", event=event.name,
+              round=round_name(rnd.number, rnd.stage), table=number)
     return _table_replay(session, view.table, step, path_species, title)
 
 

@@ -13,7 +13,7 @@ from organizer.core.errors import InputError
 from organizer.core.models import Event, Round
 from organizer.core.pages import go_to, render_page
 from organizer.core.paging import page_number
-from organizer.core.translate import _
+from organizer.core.translate import _, round_name
 from organizer.events.views import load_event
 from organizer.live import overview as live_overview
 from organizer.live import poll as live_poll
@@ -44,7 +44,8 @@ def _urls(ctx: live_seats.SeatContext, version: int, finished: bool) -> SeatUrls
 
 
 def _title(ctx: live_seats.SeatContext) -> str:
-    return _("%(event)s · round %(round)d · table %(table)d", event=ctx.event.name, round=ctx.round.number,
+    return _("%(event)s · %(round)s · table %(table)d", event=ctx.event.name,
+             round=round_name(ctx.round.number, ctx.round.stage),
              table=ctx.table.number)
 
 

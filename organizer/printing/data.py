@@ -77,6 +77,9 @@ class RoundPackData:
     #: The event's public page, printed as a QR code on the first page so players
     #: scan it to find their table; None when the organizer switched the page off.
     public_url: str | None = None
+    #: "swiss", or the finals' "semi_final" or "final": a round of the finals is printed by its
+    #: stage's name rather than its number
+    stage: str = "swiss"
 
 
 # -- score sheet ---------------------------------------------------------------------------
@@ -123,6 +126,8 @@ class ScoreSheetData:
     table: int | None = None
     #: Where the result came from, e.g. "digital game" or "scoring assistant".
     source: str | None = None
+    #: the round's stage ("swiss", "semi_final", "final"), which names a round of the finals
+    stage: str = "swiss"
     #: How a tie at the top was settled, when there was one (printed under the ranking).
     tie_note: str | None = None
     paper: Paper = "a4"
@@ -193,6 +198,8 @@ class ReportRound:
     number: int
     tables: tuple[ReportTable, ...]
     game_format: str = "standard"
+    #: "swiss", "semi_final" or "final": the report prints the finals first, by their names
+    stage: str = "swiss"
 
 
 @dataclass(frozen=True)

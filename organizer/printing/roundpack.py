@@ -11,7 +11,7 @@ from reportlab.platypus import Flowable, Spacer, Table
 
 from engine.cards import Edition, edition_species, species_count
 from engine.errors import CardError
-from organizer.core.translate import _, ngettext
+from organizer.core.translate import _, ngettext, round_name
 from organizer.printing.data import RoundPackData, SeatInfo, TableInfo
 from organizer.printing.documents import NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para, skip_footer
 from organizer.printing.errors import PrintingError
@@ -145,7 +145,7 @@ def _draw_slip(canvas: Canvas, x: float, y: float, w: float, h: float, slip: Sli
     top = y + h - pad
     canvas.setFillColor(MUTED)
     draw_fitted(canvas, x + pad, top - 8, data.event, text_width, size=8)
-    draw_fitted(canvas, x + pad, top - 19, _("Round %(round)d", round=data.round_number), text_width, size=9)
+    draw_fitted(canvas, x + pad, top - 19, round_name(data.round_number, data.stage), text_width, size=9)
     canvas.setFillColor(INK)
     draw_fitted(canvas, x + pad, top - 35, _("Table %(table)d · Seat %(seat)d", table=slip.table.number,
                                              seat=slip.seat.seat), text_width, size=13, bold=True)
@@ -201,12 +201,13 @@ def _draw_slip_page(canvas: Canvas, width: float, height: float, slots: list[int
     canvas.setFillColor(MUTED)
     canvas.setFont(REGULAR, 7)
     canvas.drawString(left + 3 * mm, height - 7 * mm,
-                      safe_text(_("Private-link slips · round %(round)d · sheet %(sheet)d of %(sheets)d",
-                                  round=data.round_number, sheet=page + 1, sheets=pages)))
+                      safe_text(_("Private-link slips · %(round)s · sheet %(sheet)d of %(sheets)d",
+                                  round=round_name(data.round_number, data.stage), sheet=page + 1, sheets=pages)))
     canvas.drawString(left + w + 3 * mm, height - 7 * mm, _("Cut the whole stack on the marks."))
     canvas.drawString(left + 3 * mm, 6 * mm, _("Pile 1 on top of pile 2, on pile 3 ... gives slip order."))
     canvas.drawString(left + w + 3 * mm, 6 * mm,
-                      safe_text(_("%(event)s · round %(round)d", event=data.event, round=data.round_number))[:60])
+                      safe_text(_("%(event)s · %(round)s", event=data.event,
+                                  round=round_name(data.round_number, data.stage)))[:60])
 
 
 def round_pack(data: RoundPackData) -> bytes:
@@ -215,7 +216,7 @@ def round_pack(data: RoundPackData) -> bytes:
     paper = data.paper.strip().lower()
     tables = sorted(data.tables, key=lambda t: t.number)
     story = Story()
-    round_title = _("%(event)s · round %(round)d", event=safe_text(data.event), round=data.round_number)
+    round_title = _("%(event)s · %(round)s", event=safe_text(data.event), round=round_name(data.round_number, data.stage))
     subtitle = " · ".join(p for p in (data.subtitle, ngettext("%(num)d table", "%(num)d tables", len(tables)),
                                       ngettext("%(num)d player", "%(num)d players", sum(len(t.seats) for t in tables)))
                           if p)
@@ -230,7 +231,7 @@ def round_pack(data: RoundPackData) -> bytes:
         seats = sorted(table.seats, key=lambda s: s.seat)
         label = CellText(str(table.number), BOLD, note=_("digital") if table.digital else None)
         rows.append([label] + [seat_cell(s) for s in seats] + [""] * (widest - len(seats)))
-    heading: list[Flowable] = [para(_("Seating: round %(round)d", round=data.round_number), TITLE),
+    heading: list[Flowable] = [para(_("Seating: %(round)s", round=round_name(data.round_number, data.stage)), TITLE),
                                para(f"{safe_text(data.event)} · {subtitle}", SUBTITLE)]
     if data.public_url:
         # the event's public page: players scan it to find their table, the clock and the standings
@@ -257,7 +258,7 @@ def round_pack(data: RoundPackData) -> bytes:
     for table in tables:
         in_play = tuple(n for n in edition_species(edition) if n in table.species)
         header = ScorepadHeader(
-            event=data.event, round_number=data.round_number, table=table.number,
+            event=data.event, round_number=data.round_number, stage=data.stage, table=table.number,
             result_url=check_url(table.result_url, f"table {table.number}"),
             left_out=tuple(n for n in edition_species(edition) if n not in table.species),
             subtitle=data.subtitle,

@@ -9,7 +9,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.cards import Edition, edition_species, species_code
-from organizer.core.translate import _, species_name
+from organizer.core.translate import _, round_name, species_name
 from organizer.printing.data import SeatInfo
 from organizer.printing.errors import PrintingError
 from organizer.printing.fonts import BOLD, REGULAR, safe_text
@@ -48,6 +48,8 @@ class ScorepadHeader:
     result_url: str
     left_out: tuple[str, ...]
     subtitle: str | None = None
+    #: the round's stage: a round of the finals is printed by its name ("Final table")
+    stage: str = "swiss"
 
 
 def tie_break_text(edition: Edition, game_format: str) -> str:
@@ -107,7 +109,9 @@ def draw_scorepad_page(
         canvas.setFillColor(INK)
         draw_fitted(canvas, MARGIN, top - 54, header.event, title_width, size=14, bold=True)
         canvas.setFont(BOLD, 22)
-        canvas.drawString(MARGIN, top - 80, _("Round %(round)d", round=header.round_number))
+        draw_fitted(canvas, MARGIN, top - 80, round_name(header.round_number, header.stage), 60 * mm, size=22,
+                    bold=True)
+        canvas.setFont(BOLD, 22)
         canvas.drawString(MARGIN + 62 * mm, top - 80, _("Table %(table)d", table=header.table))
         canvas.setFillColor(MUTED)
         if header.subtitle:

@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Spacer
 
 from engine.cards import Edition, edition_species, species_code
-from organizer.core.translate import _, ordinal, species_name
+from organizer.core.translate import _, ordinal, round_name, species_name
 from organizer.printing.data import ExplanationLine, PlayerSheet, ScoreSheetData, SheetSpecies
 from organizer.printing.documents import (
     CELL,
@@ -360,7 +360,7 @@ def score_sheet(data: ScoreSheetData) -> bytes:
 
 def _where(data: ScoreSheetData) -> str:
     if data.round_number and data.table:
-        return _("round %(round)d · table %(table)d", round=data.round_number, table=data.table)
+        return _("%(round)s · table %(table)d", round=round_name(data.round_number, data.stage), table=data.table)
     if data.round_number:
-        return _("round %(round)d", round=data.round_number)
+        return round_name(data.round_number, data.stage)
     return _("table %(table)d", table=data.table) if data.table else ""

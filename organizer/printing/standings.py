@@ -7,7 +7,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Spacer
 
-from organizer.core.translate import N_, _, format_points, ngettext
+from organizer.core.translate import N_, _, format_points, ngettext, round_name
 from organizer.printing.data import EventReportData, FinalsPlace, ReportRound, StandingsData, StandingsLine
 from organizer.printing.documents import HEADING, NOTE, SUBTITLE, TITLE, CellText, Story, build, long_list, para
 from organizer.printing.errors import PrintingError
@@ -140,6 +140,10 @@ def _check_report(data: EventReportData) -> None:
     _check_rows(data.final_standings, "final standings")
 
 
+#: the report's order of the finals' rounds, before the Swiss rounds
+_STAGE_ORDER = {"final": 0, "semi_final": 1}
+
+
 def _round_table(round_: ReportRound, usable: float) -> Any:
     header = ["Table", "Seat", "Player", "Points", "Species", "Place", "TP"]
     widths = [25 * mm, 12 * mm, 0.0, 16 * mm, 17 * mm, 14 * mm, 14 * mm]
@@ -172,12 +176,16 @@ def event_report(data: EventReportData) -> bytes:
     paper = data.paper.strip().lower()
     usable = paper_size(paper)[0] - 2 * MARGIN
     edition = parse_edition(data.edition)
-    rounds = sorted(data.rounds, key=lambda r: r.number)
+    # the finals first, as the places above them: the final table, the semi-finals, then the
+    # Swiss rounds in their order
+    rounds = sorted(data.rounds, key=lambda r: (_STAGE_ORDER.get(r.stage, len(_STAGE_ORDER)), r.number))
+    swiss = [r for r in rounds if r.stage not in _STAGE_ORDER]
     tables = sum(len(r.tables) for r in rounds)
     subtitle = " · ".join(p for p in (
         data.date, _("%(edition)s edition", edition=edition.value),
         ngettext("%(num)d player", "%(num)d players", len(data.final_standings)),
-        ngettext("%(num)d round", "%(num)d rounds", len(rounds)),
+        ngettext("%(num)d round", "%(num)d rounds", len(swiss)) if len(swiss) == len(rounds)
+        else ngettext("%(num)d Swiss round and the finals", "%(num)d Swiss rounds and the finals", len(swiss)),
         ngettext("%(num)d table played", "%(num)d tables played", tables)) if p)
     title = _("%(event)s: event report", event=safe_text(data.event))
     story = Story()
@@ -188,7 +196,7 @@ def event_report(data: EventReportData) -> bytes:
     )
     for round_ in rounds:
         kind = _("draft") if round_.game_format == "draft" else _("standard game")
-        heading = ngettext("Round %(round)d · %(kind)s · %(num)d table", "Round %(round)d · %(kind)s · %(num)d tables",
-                           len(round_.tables), round=round_.number, kind=kind)
+        heading = ngettext("%(round)s · %(kind)s · %(num)d table", "%(round)s · %(kind)s · %(num)d tables",
+                           len(round_.tables), round=round_name(round_.number, round_.stage), kind=kind)
         story.flow(CondPageBreak(60 * mm), Spacer(1, 4), para(heading, HEADING), _round_table(round_, usable))
     return build(story, paper, title, " · ".join((safe_text(data.event), _("event report"))))

@@ -150,7 +150,7 @@ def round_pack_data(session: Session, event: Event, round_number: int, table_url
                                 result_url=table_url(round_number, view.table.number), digital=view.table.digital))
     return RoundPackData(event=event.name, round_number=round_number, edition=event.edition, tables=tuple(tables),
                          game_format=rnd.format, paper=paper, subtitle=long_date(event.date),
-                         public_url=public_url if event.public_page else None)
+                         public_url=public_url if event.public_page else None, stage=rnd.stage)
 
 
 # -- score sheet ---------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ def score_sheet_data(session: Session, event: Event, round_number: int, table_nu
         edition=_edition_of(case, event), species_in_play=case.species,
         players=tuple(_player_sheet(case, outcome, i) for i in range(len(case.seats))),
         game_format=game_format, event=event.name, round_number=round_number, table=table_number,
-        source=source, tie_note=_tie_note(outcome, rules_break_ties_by_species(case.rules)), paper=paper,
+        stage=rnd.stage, source=source, tie_note=_tie_note(outcome, rules_break_ties_by_species(case.rules)), paper=paper,
     )
 
 
@@ -323,7 +323,7 @@ def _finals_places(session: Session, event: Event) -> tuple[FinalsPlace, ...]:
     view = finals_view(session, event)
     if view is None:
         return ()
-    return tuple(FinalsPlace(line.place, line.player.name, f"{line.stage_name}: {line.reason}") for line in view.places)
+    return tuple(FinalsPlace(line.place, line.player.name, line.decided_by) for line in view.places)
 
 
 def standings_data(session: Session, event: Event, after_round: int | None = None,
@@ -395,7 +395,8 @@ def event_report_data(session: Session, event: Event, paper: Paper = "a4") -> Ev
                 mode = _("%(mode)s (not confirmed)", mode=mode)
             tables.append(ReportTable(number=view.table.number, seats=_report_seats(event, rnd, view, result),
                                       entry_mode=mode))
-        report_rounds.append(ReportRound(number=rnd.number, tables=tuple(tables), game_format=rnd.format))
+        report_rounds.append(ReportRound(number=rnd.number, tables=tuple(tables), game_format=rnd.format,
+                                         stage=rnd.stage))
     final, _provisional = _standing_rows(session, event, rounds[-1].number)
     return EventReportData(event=event.name, edition=event.edition, rounds=tuple(report_rounds),
                            final_standings=tuple(final), date=long_date(event.date),

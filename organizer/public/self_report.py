@@ -19,17 +19,19 @@ from organizer.core.errors import InputError
 from organizer.core.models import (
     EntryMode,
     Event,
+    Finals,
     GameTable,
     Player,
     Result,
     ResultStatus,
     Round,
+    RoundStage,
     RoundStatus,
     Seat,
     SelfReport,
     utcnow,
 )
-from organizer.core.translate import _
+from organizer.core.translate import _, round_name
 from organizer.public import service
 from organizer.public.service import PlayerRound, places_at_table
 from organizer.rounds import results
@@ -103,37 +105,51 @@ def _seated_now(session: Session, player: Player) -> _Seated:
     view = seat_position = seat_token = None
     if rnd is not None and rnd.id is not None and rnd.status == RoundStatus.PUBLISHED:
         view, seat_position, seat_token = _seat_of(session, rnd.id, player)
-    closed, over = _closed(event, rounds) if not published else (None, False)
+    finals_to_play = False
+    if not published and event.id is not None:
+        cut = session.exec(select(Finals).where(Finals.event_id == event.id)).first()
+        finals_to_play = cut is not None and not any(
+            r.stage == RoundStage.FINAL and r.status == RoundStatus.FINISHED for r in rounds)
+    closed, over = _closed(event, rounds, finals_to_play) if not published else (None, False)
     return _Seated(event, rnd, view, seat_position, seat_token, closed, over)
 
 
-def _closed(event: Event, rounds: list[Round]) -> tuple[str | None, bool]:
+def _closed(event: Event, rounds: list[Round], finals_to_play: bool = False) -> tuple[str | None, bool]:
     """What is true when no round is on: the last closed round is over, the next one is being
-    seated, or the event is over (and whether it is)."""
-    finished = [r.number for r in rounds if r.status == RoundStatus.FINISHED]
+    seated, or the event is over (and whether it is). With a cut made for the finals, the event
+    goes on until the final table is closed."""
+    finished = [r for r in rounds if r.status == RoundStatus.FINISHED]
     if not finished:
         return None, False
-    last = max(finished)
-    following = [r.number for r in rounds if r.number > last]
-    if not following and len(finished) >= event.rounds:
+    last = max(finished, key=lambda r: r.number)
+    following = sorted((r for r in rounds if r.number > last.number), key=lambda r: r.number)
+    swiss = [r for r in finished if r.stage == RoundStage.SWISS]
+    if not following and len(swiss) >= event.rounds and not finals_to_play:
         return _("The event is over."), True
+    if last.stage == RoundStage.SWISS and (not following or following[0].stage == RoundStage.SWISS):
+        if following:
+            return _("Round %(number)d is over; round %(next)d is being seated.", number=last.number,
+                     next=following[0].number), False
+        return _("Round %(number)d is over.", number=last.number), False
     if following:
-        return _("Round %(number)d is over; round %(next)d is being seated.", number=last, next=min(following)), False
-    return _("Round %(number)d is over.", number=last), False
+        return _("%(round)s: played and closed. Next: %(next)s, being seated.",
+                 round=round_name(last.number, last.stage),
+                 next=round_name(following[0].number, following[0].stage)), False
+    return _("%(round)s: played and closed.", round=round_name(last.number, last.stage)), False
 
 
 def _history(session: Session, event_id: int, player: Player) -> list[PlayerRound]:
     """The player's tables in the rounds made final, in round order, with their points and place
     (none without a result that counts): one query, not a table's worth of them per round."""
     rows = session.exec(
-        select(Round.number, GameTable.number, Result).join(GameTable, col(GameTable.round_id) == Round.id)
+        select(Round.number, GameTable.number, Result, Round.stage).join(GameTable, col(GameTable.round_id) == Round.id)
         .join(Seat, col(Seat.table_id) == GameTable.id).outerjoin(Result, col(Result.table_id) == GameTable.id)
         .where(Round.event_id == event_id, Round.status != RoundStatus.PROPOSED, Seat.player_id == player.id)
         .order_by(col(Round.number))).all()
     history = []
-    for round_number, table_number, result in rows:
+    for round_number, table_number, result, stage in rows:
         points, place = places_at_table(result).get(player.id or 0, (None, None))
-        history.append(PlayerRound(round_number, table_number, points, place))
+        history.append(PlayerRound(round_number, table_number, points, place, str(stage)))
     return history
 
 

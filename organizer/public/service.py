@@ -8,7 +8,7 @@ it never receives them."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -149,6 +149,8 @@ class PlayerRound:
     table: int
     points: int | None
     place: int | None
+    #: the round's stage: a round of the finals is shown by its name
+    stage: str = "swiss"
 
 
 #: each player's name and their results round by round (None: not seated that round)
@@ -187,6 +189,10 @@ class PublicView:
     result_rounds: list[int]
     results: ResultRows
     stamp: str
+    #: the shown round's stage: a round of the finals is named by it ("Semi-finals")
+    round_stage: str = "swiss"
+    #: the stage of each round of the results grid that belongs to the finals, by number
+    result_stages: dict[int, str] = field(default_factory=dict)
 
 
 def places_at_table(result: Result | None) -> dict[int, tuple[int, int]]:
@@ -303,21 +309,27 @@ def public_view(session: Session, event: Event, search: str = "", seen_stamp: st
     rnd = round_service.current_round(session, event.id)
     shown = rnd if rnd is not None and rnd.status in PLAYED_STATUSES else None
     tables = public_tables(session, shown.id, search) if shown and shown.id else []
+    finals = finals_service.finals_view(session, event)
+    # with a cut made, the event goes on until the final table is closed
+    finals_to_play = finals is not None and not any(
+        r.stage == RoundStage.FINAL and r.status == RoundStatus.FINISHED for r in rounds)
     if not [r for r in rounds if r.status in PLAYED_STATUSES]:
         state = "not started"
-    elif all(r.status == RoundStatus.FINISHED for r in rounds) and len(rounds) >= event.rounds:
+    elif (all(r.status == RoundStatus.FINISHED for r in rounds) and len(rounds) >= event.rounds
+          and not finals_to_play):
         state = "finished"
     else:
         state = "round" if shown else "between rounds"
     after, lines = _standings(session, event, rounds)
     result_rounds, results = _results_grid(session, event, rounds)
-    finals = finals_service.finals_view(session, event)
-    places = [(line.place, line.player.name, f"{line.stage_name}: {line.reason}") for line in finals.places] if finals else []
+    places = [(line.place, line.player.name, line.decided_by) for line in finals.places] if finals else []
     return PublicView(event.name, event.date, event.public_code, state, event.rounds,
                       shown.number if shown else None, str(shown.status) if shown else None, tables,
                       text_service.clean_name(search)[:80],
                       round_service.clock_deadline(shown) if shown and shown.status == RoundStatus.PUBLISHED else None,
-                      after, lines, places, result_rounds, results, current)
+                      after, lines, places, result_rounds, results, current,
+                      str(shown.stage) if shown else "swiss",
+                      {r.number: str(r.stage) for r in rounds if r.stage != RoundStage.SWISS})
 
 
 # The organizer's settings of the players' side (a small form of its own on the event overview,

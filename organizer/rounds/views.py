@@ -13,7 +13,7 @@ from organizer.core.extensions import htmx
 from organizer.core.models import Event, Round
 from organizer.core.pages import go_to, render_page
 from organizer.core.paging import page_number
-from organizer.core.translate import _
+from organizer.core.translate import _, round_name
 from organizer.events import service as event_service
 from organizer.events.views import load_event
 from organizer.rounds import page as round_page
@@ -130,21 +130,22 @@ def _round_action(event_id: int, number: int, action: str) -> Any:
     event = load_event(event_id)
     rnd = load_round(event, number)
     db = get_session()
+    named = round_name(number, rnd.stage)
     try:
         if action == "publish":
             service.publish_round(db, event, rnd, g.organizer.name)
             signals.round_published.send(db, event=event, round=rnd)  # the live tables deal here, in a POST: no GET deals
-            flash(_("Round %(number)d published: the tables can play.", number=number))
+            flash(_("%(round)s published: the tables can play.", round=named))
         elif action == "discard":
             service.discard_proposal(db, event, rnd, g.organizer.name)
-            flash(_("Proposal for round %(number)d discarded.", number=number))
+            flash(_("Proposal discarded: %(round)s.", round=named))
             return go_to(url_for("rounds.index", event_id=event_id))
         elif action == "close":
             service.close_round(db, event, rnd, g.organizer.name)
-            flash(_("Round %(number)d closed.", number=number))
+            flash(_("%(round)s closed.", round=named))
         elif action == "reopen":
             service.reopen_round(db, event, rnd, g.organizer.name)
-            flash(_("Round %(number)d reopened: correct its results, then close it again.", number=number))
+            flash(_("%(round)s reopened: correct its results, then close it again.", round=named))
     except InputError as bad:
         db.rollback()
         return render_page("rounds/show.html", "rounds/round_tables.html", 422, **_round_context(event, rnd), errors=bad.errors)

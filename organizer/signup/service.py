@@ -15,14 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from babel import dates
 from sqlmodel import Session, col, func, select
 
 from organizer.core import rate_windows, signals, text
 from organizer.core.errors import InputError
 from organizer.core.guard import check_version, lock
 from organizer.core.models import AuditEntry, Event, Player, Signup, SignupSettings, SignupStatus, utcnow
-from organizer.core.translate import _
+from organizer.core.translate import _, current_locale, valid_time_zone
 from organizer.players import service as players
 
 #: an unconfirmed sign-up expires after this long and never counts
@@ -65,6 +67,57 @@ def expired(signup: Signup, now: datetime | None = None) -> bool:
             and _aware(signup.created_at) <= now - timedelta(hours=CONFIRM_HOURS))
 
 
+def event_zone(event: Event) -> ZoneInfo:
+    """The event's time zone (the event form's city or IANA name), in which the closing time is
+    entered and shown; UTC when the event names none this machine knows."""
+    return ZoneInfo(event.time_zone if valid_time_zone(event.time_zone) else "UTC")
+
+
+def zone_abbreviation(moment: datetime, zone: ZoneInfo) -> str:
+    """The zone's abbreviation at ``moment`` from the IANA database ("CET", "CEST", "EST"), what
+    a club's poster says; Babel's localized names are bare offsets ("+0100") in most languages."""
+    return _aware(moment).astimezone(zone).tzname() or zone.key
+
+
+def closes_local(settings: SignupSettings, event: Event) -> str:
+    """The closing time as the settings form's field shows it: the event's local time,
+    ``YYYY-MM-DDTHH:MM`` (empty without one)."""
+    if settings.closes_at is None:
+        return ""
+    return _aware(settings.closes_at).astimezone(event_zone(event)).strftime("%Y-%m-%dT%H:%M")
+
+
+def closing_words(settings: SignupSettings, event: Event) -> str:
+    """"31 December 2026, 18:00 CET": the closing time in the event's local time, in the
+    reader's language, with the zone named (empty without a closing time)."""
+    if settings.closes_at is None:
+        return ""
+    zone = event_zone(event)
+    moment = _aware(settings.closes_at)
+    locale = current_locale()
+    return "{}, {} {}".format(dates.format_date(moment.astimezone(zone).date(), "long", locale=locale),
+                              dates.format_time(moment, "short", tzinfo=zone, locale=locale),
+                              zone_abbreviation(moment, zone))
+
+
+def parse_closing_time(typed: str, zone: ZoneInfo) -> datetime:
+    """A closing time typed in the event's local time (``2026-12-31T18:00``, a space for the
+    ``T`` too) as the UTC moment it names. A local time the clocks skip (the hour lost to
+    summer time) is refused; one they pass twice is read as the first."""
+    try:
+        local = datetime.fromisoformat(typed.strip())
+    except ValueError:
+        raise InputError({"closes_at": _("Enter a date and time such as 2026-12-31 18:00.")}) from None
+    if local.tzinfo is not None:  # a time with its own offset names its moment already
+        return local.astimezone(UTC)
+    moment = local.replace(tzinfo=zone).astimezone(UTC)
+    if moment.astimezone(zone).replace(tzinfo=None) != local:
+        raise InputError({"closes_at": _("%(time)s does not exist in %(zone)s: the clocks go forward then. "
+                                         "Choose another time.", time=local.strftime("%Y-%m-%d %H:%M"),
+                                         zone=zone.key)})
+    return moment
+
+
 def email_key(email: str) -> str:
     return email.strip().casefold()
 
@@ -76,8 +129,9 @@ def _audit(session: Session, event_id: int, actor: str, action: str, role: str =
 
 def save_settings(session: Session, event: Event, form: dict[str, str], seen_version: int, actor: str,
                   role: str = "") -> SignupSettings:
-    """Open or close sign-up and set its cap, closing time (UTC, ``YYYY-MM-DDTHH:MM``),
-    approval and question; a form made from older settings is refused as stale."""
+    """Open or close sign-up and set its cap, closing time (in the event's local time,
+    ``YYYY-MM-DDTHH:MM``, stored as UTC), approval and question; a form made from older
+    settings is refused as stale."""
     assert event.id is not None
     errors: dict[str, str] = {}
     cap: int | None = None
@@ -88,9 +142,9 @@ def save_settings(session: Session, event: Event, form: dict[str, str], seen_ver
     closes_at: datetime | None = None
     if form.get("closes_at", "").strip():
         try:
-            closes_at = datetime.fromisoformat(form["closes_at"].strip()).replace(tzinfo=UTC)
-        except ValueError:
-            errors["closes_at"] = _("Enter a date and time such as 2026-12-31 18:00.")
+            closes_at = parse_closing_time(form["closes_at"], event_zone(event))
+        except InputError as bad:
+            errors.update(bad.errors)
     question = text.clean_name(form.get("question", ""))
     problem = text.text_problem(question)
     if problem is not None:
@@ -259,7 +313,7 @@ def _promote(session: Session, event: Event, settings: SignupSettings, actor: st
     for signup in waiting:
         if settings.cap is not None and _count_players(session, event.id) >= settings.cap:
             break
-        signup.status, signup.queued, signup.promoted = SignupStatus.CONFIRMED, None, True
+        signup.status, signup.queued, signup.promoted, signup.moved = SignupStatus.CONFIRMED, None, True, None
         _make_player(session, event, signup)
         session.add(signup)
         session.flush()
@@ -302,7 +356,7 @@ def withdraw(session: Session, token: str, actor: str | None = None, role: str =
     was_player = signup.status == SignupStatus.CONFIRMED
     if was_player:
         _unplace(session, signup)
-    signup.status, signup.queued = SignupStatus.WITHDRAWN, None
+    signup.status, signup.queued, signup.moved = SignupStatus.WITHDRAWN, None, None
     session.add(signup)
     _audit(session, event.id, actor or signup.name, "signup.withdrawn", role, old=old, new={"name": signup.name})
     promoted = _promote(session, event, settings_of(session, event.id), actor or signup.name, role) if was_player else []
@@ -310,16 +364,36 @@ def withdraw(session: Session, token: str, actor: str | None = None, role: str =
     return promoted
 
 
-def move(session: Session, event: Event, signup_id: int, to: str, actor: str, role: str = "") -> list[Signup]:
+MOVES = ("approve", "confirm", "wait", "refuse")
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What an organizer's move did: the sign-up as it is now (to be told by e-mail and on its
+    page), its number on the waiting list when it is there, and the sign-ups promoted into a
+    place it freed."""
+
+    signup: Signup
+    waiting: int | None
+    promoted: list[Signup]
+
+
+def move(session: Session, event: Event, signup_id: int, to: str, actor: str, role: str = "",
+         seen_status: str | None = None) -> Moved:
     """The organizer's moves: ``approve`` (placed as a confirmation is), ``confirm`` (a player
     now, past the cap if need be), ``wait`` (to the head of the waiting list), ``refuse``.
-    Answers the sign-ups promoted into a freed place."""
+    ``seen_status`` is the status the list showed: a sign-up that changed since (withdrawn,
+    moved by another organizer, promoted) is left as it is, and the refusal says so."""
     assert event.id is not None
     locked = lock(session, Event, event.id)
     assert locked is not None
     signup = session.get(Signup, signup_id)
     if signup is None or signup.event_id != event.id:
         raise InputError({"": _("This sign-up is not known.")})
+    if seen_status is not None and seen_status != signup.status:
+        session.rollback()
+        raise InputError({"": _("%(name)s was moved meanwhile; nothing was changed. The list shows where they are "
+                                "now.", name=signup.name)})
     settings = settings_of(session, event.id)
     old = {"status": signup.status, "queued": signup.queued}
     promoted: list[Signup] = []
@@ -345,10 +419,12 @@ def move(session: Session, event: Event, signup_id: int, to: str, actor: str, ro
         session.rollback()
         raise InputError({"": _("%(name)s cannot be moved there now; the list shows where they are.",
                                 name=signup.name)})
+    signup.moved, signup.promoted = to, False
+    session.add(signup)
     _audit(session, event.id, actor, f"signup.moved.{to}", role, old=old,
            new={"name": signup.name, "status": signup.status, "queued": signup.queued})
     session.commit()
-    return promoted
+    return Moved(signup, waiting_number(session, signup), promoted)
 
 
 def waiting_number(session: Session, signup: Signup) -> int | None:

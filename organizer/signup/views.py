@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, g, redirect, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, g, redirect, request, url_for
 from flask_babel import force_locale
 
 from organizer.core import mail
@@ -74,12 +74,21 @@ def _tell_promoted(promoted: list[Signup]) -> None:
             settings, s.name, s.email, e.name, link))
 
 
+def _tell_moved(event: Event, moved: service.Moved, to: str) -> str | None:
+    """The person the organizer moved, told by e-mail; the reason in words when it could not go."""
+    signup = moved.signup
+    link = public_url("signup.page", token=signup.token)
+    return _send(event, lambda settings: mail.signup_moved_message(
+        settings, signup.name, signup.email, event.name, to, signup.status, moved.waiting, link))
+
+
 def _form_page(event: Event, status: int = 200, errors: dict[str, str] | None = None,
                form: dict[str, str] | None = None) -> Any:
     assert event.id is not None
     settings = service.settings_of(get_session(), event.id)
     body, code = render_page("signup/form.html", "signup/form.html", status, event=event, settings=settings,
-                             open=service.is_open(settings), errors=errors or {}, form=form or {})
+                             open=service.is_open(settings), errors=errors or {}, form=form or {},
+                             closing=service.closing_words(settings, event))
     return body, code, _PRIVATE
 
 
@@ -181,7 +190,8 @@ def _list_page(event: Event, status: int = 200, errors: dict[str, str] | None = 
     settings = service.settings_of(db, event.id)
     return render_page("signup/index.html", "signup/index.html", status, event=event, settings=settings,
                        rows=service.rows(db, event.id), errors=errors or {}, form=form,
-                       open=service.is_open(settings),
+                       open=service.is_open(settings), closes_local=service.closes_local(settings, event),
+                       closing=service.closing_words(settings, event),
                        public_link=public_url("signup.form", code=event.public_code))
 
 
@@ -210,12 +220,16 @@ def move(event_id: int, signup_id: int) -> Any:
     event = load_event(event_id)
     db = get_session()
     actor, role = _actor()
+    to = request.form.get("to", "")
     try:
-        promoted = service.move(db, event, signup_id, request.form.get("to", ""), actor, role)
+        moved = service.move(db, event, signup_id, to, actor, role, seen_status=request.form.get("from") or None)
     except InputError as bad:
         db.rollback()
         return _list_page(event, 409, bad.errors)
-    _tell_promoted(promoted)
+    problem = _tell_moved(event, moved, to)
+    if problem:
+        flash(_("%(name)s could not be told by e-mail: %(problem)s", name=moved.signup.name, problem=problem))
+    _tell_promoted(moved.promoted)
     return go_to(url_for("signup.index", event_id=event_id))
 
 

@@ -11,8 +11,8 @@ from sqlalchemy import select as select_columns
 from sqlmodel import Session, col
 
 from organizer.core.models import Event, GameTable, Player, Round, RoundStatus, Seat, utcnow
-from organizer.core.translate import _
-from organizer.finals.service import STAGE_NAMES, PlaceLine, finals_view
+from organizer.core.translate import STAGE_NAMES, _
+from organizer.finals.service import PlaceLine, finals_view
 from organizer.rounds.service import clock_deadline, current_round
 from organizer.scoring.event_standings import StandingsView, standings_top
 

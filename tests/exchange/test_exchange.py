@@ -6,13 +6,16 @@ import csv
 import html
 import io
 import json
+import re
 import zipfile
 
 from flask import Flask
-from sqlmodel import Session, select
+from flask.testing import FlaskClient
+from sqlmodel import Session, col, select
 
 from organizer.core.models import Event, Seat
 from tests.exchange.support import _changed, demo
+from tests.finals.support import played_finals
 
 
 def test_json_round_trip_gives_an_identical_event(app: Flask, session: Session) -> None:
@@ -125,3 +128,36 @@ def test_the_player_form_refuses_the_same_e_mail(app: Flask, session: Session) -
     response = client.post(f"/events/{event.id}/players", data={"name": "Zed", "club": "", "email": "ada at home"})
     assert response.status_code == 422
     assert "“ada at home” is not an e-mail address." in html.unescape(response.text)
+
+
+def test_an_event_with_finals_goes_there_and_back(signed_in: FlaskClient, session: Session) -> None:
+    """The finals' rounds keep their stage and the cut its seeds, decliners and reasons: the copy
+    shows the same final places and names its rounds alike."""
+    event, player_of = played_finals(signed_in, session)
+    data = json.loads(signed_in.get(f"/events/{event.id}/export.json").text)
+    assert [r["stage"] for r in data["rounds"]] == ["swiss", "semi_final", "final"]
+    assert data["finals"]["cut_size"] == 8 and len(data["finals"]["seeds"]) == 8
+    response = signed_in.post("/events/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "event.json")},
+                              content_type="multipart/form-data")
+    assert response.status_code == 302, response.text
+    copy = session.exec(select(Event).order_by(col(Event.id))).all()[-1]
+    assert copy.id != event.id
+    again = json.loads(signed_in.get(f"/events/{copy.id}/export.json").text)
+    assert again["rounds"] == data["rounds"] and again["finals"] == data["finals"]
+
+    def places(event_id: int | None) -> list[str]:
+        page = signed_in.get(f"/events/{event_id}/standings").text
+        return re.findall(r'<strong class="finals-name">([^<]+)</strong>', page)
+
+    assert places(copy.id) == places(event.id) and len(places(copy.id)) == 8
+    rounds = signed_in.get(f"/events/{copy.id}/rounds").text
+    assert "<strong>Semi-finals</strong>" in rounds and "<strong>Final table</strong>" in rounds
+    archive = zipfile.ZipFile(io.BytesIO(signed_in.get(f"/events/{event.id}/export.zip").data))
+    stages = {row["round"]: row["stage"] for row in csv.DictReader(io.StringIO(archive.read("results.csv").decode()))}
+    assert stages == {"1": "swiss", "2": "semi_final", "3": "final"}
+    # a damaged cut names what is wrong and imports nothing
+    data["finals"]["seeds"][0]["player"] = "Nobody"
+    refused = signed_in.post("/events/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "bad.json")},
+                             content_type="multipart/form-data")
+    assert refused.status_code == 422 and "The finals: unknown player" in html.unescape(refused.text)
+    assert session.exec(select(Event).order_by(col(Event.id))).all()[-1].id == copy.id

@@ -32,7 +32,7 @@ def test_summary_page_ranks_players_and_gives_points_per_species() -> None:
     texts = pages_text(score_sheet(data))
     assert len(texts) == 1 + len(data.players)
     summary = texts[0]
-    assert "Score sheet: round 3 · table 4" in summary
+    assert "Score sheet: Round 3 · table 4" in summary
     assert "from the scoring assistant" in summary
     ranked = sorted(data.players, key=lambda p: p.rank)
     positions = [summary.index(p.name) for p in ranked]

@@ -136,7 +136,7 @@ def test_round_pack_lists_every_seat_and_species(signed_in: FlaskClient, played:
     assert filename(response) == "spring-open-cafe-lodz-round-1-pack.pdf"
     assert page_sizes(pdf)[0] == pytest.approx(A4_POINTS, abs=0.5)
     pages = pages_text(pdf)
-    assert "Seating: round 1" in pages[0] and "Spring Open — Café Łódź" in pages[0]
+    assert "Seating: Round 1" in pages[0] and "Spring Open — Café Łódź" in pages[0]
     for name in NAMES:
         assert name in pages[0] and name in pages[1], name  # seating and "find your table"
     # then one scorepad per table, headed by its number, with its players and species in play

@@ -62,7 +62,7 @@ def test_a_player_calls_and_sees_who_took_it(app: Flask, signed_in: FlaskClient,
         AuditEntry.action.startswith("judge.")).order_by(AuditEntry.id))]  # type: ignore[attr-defined]
     assert actions == [("judge.called", f"player {seated[0].name}"), ("judge.taken", "Tess"), ("judge.resolved", "Tess")]
     log = signed_in.get(f"/events/{event.id}/audit").text
-    assert f"{seated[0].name} called a judge to table 2 in round 1." in log
+    assert f"{seated[0].name} called a judge to table 2 (Round 1)." in log
 
 
 def test_one_live_call_per_table_and_a_wait_after(app: Flask, signed_in: FlaskClient, session: Session,

@@ -3,7 +3,8 @@ a second sign-up refused, expiry, the own page and the organizer's list."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import re
+from datetime import UTC, datetime, timedelta
 
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
@@ -152,6 +153,56 @@ def test_settings_are_validated_and_a_stale_form_changes_nothing(signed_in: Flas
     assert settings.open and settings.cap == 8
 
 
+def _settings(session: Session, event: Event) -> SignupSettings:
+    session.expire_all()
+    found = session.get(SignupSettings, event.id)
+    assert found is not None
+    return found
+
+
+def test_the_closing_time_is_the_events_local_time(signed_in: FlaskClient, client: FlaskClient, session: Session,
+                                                   event: Event) -> None:
+    event.time_zone = "Europe/Berlin"
+    session.add(event)
+    session.commit()
+    url = f"/events/{event.id}/sign-ups/settings"
+    page = signed_in.get(f"/events/{event.id}/sign-ups").text
+    assert "Closes at (local time, Europe/Berlin)" in page
+    # 18:00 in Berlin in winter is 17:00 UTC; the form shows what was typed, the public form names the zone
+    assert signed_in.post(url, data={"open": "1", "closes_at": "2031-12-31T18:00", "version": "0"}).status_code == 302
+    closes = _settings(session, event).closes_at
+    assert closes is not None and closes.replace(tzinfo=UTC) == datetime(2031, 12, 31, 17, 0, tzinfo=UTC)
+    page = signed_in.get(f"/events/{event.id}/sign-ups").text
+    assert re.search(r'name="closes_at" type="datetime-local" value="2031-12-31T18:00"', page)
+    assert re.search(r"Sign-up closes December 31, 2031, 6:00\sPM CET\.", page)
+    public = client.get(f"/e/{event.public_code}/sign-up", headers={"Accept-Language": "de"}).text
+    assert "31. Dezember 2031, 18:00 CET" in public
+    # in summer the same clock time is an hour earlier in UTC, and the zone says so
+    assert signed_in.post(url, data={"open": "1", "closes_at": "2031-07-01 18:00", "version": "1"}).status_code == 302
+    closes = _settings(session, event).closes_at
+    assert closes is not None and closes.replace(tzinfo=UTC) == datetime(2031, 7, 1, 16, 0, tzinfo=UTC)
+    assert "18:00 CEST" in client.get(f"/e/{event.public_code}/sign-up", headers={"Accept-Language": "de"}).text
+
+
+def test_a_closing_time_that_is_not_a_time_is_refused_beside_the_field(signed_in: FlaskClient, session: Session,
+                                                                       event: Event) -> None:
+    event.time_zone = "Europe/Berlin"
+    session.add(event)
+    session.commit()
+    url = f"/events/{event.id}/sign-ups/settings"
+    for typed, message in (("next friday", "Enter a date and time such as 2026-12-31 18:00."),
+                           ("2031-03-30T02:30", "2031-03-30 02:30 does not exist in Europe/Berlin: the clocks go "
+                                                "forward then.")):
+        bad = signed_in.post(url, data={"open": "1", "closes_at": typed, "version": "0"})
+        assert bad.status_code == 422
+        field = bad.text[bad.text.index('id="f-closes_at"'):]
+        assert 'aria-invalid="true"' in field[:300] and message in field[:1200], typed
+        assert session.get(SignupSettings, event.id) is None
+    french = signed_in.post(url, data={"open": "1", "closes_at": "bientôt", "version": "0"},
+                            headers={"Accept-Language": "fr"})
+    assert french.status_code == 422 and "Saisissez une date et une heure" in french.text
+
+
 def test_closed_sign_up_refuses(client: FlaskClient, session: Session, event: Event) -> None:
     session.add(SignupSettings(event_id=event.id, open=True, closes_at=service.utcnow() - timedelta(minutes=1)))
     session.commit()
@@ -171,3 +222,19 @@ def test_rate_limited_per_address_over_http(client: FlaskClient, session: Sessio
 def test_only_organizers_see_the_sign_ups(client: FlaskClient, event: Event) -> None:
     assert client.get(f"/events/{event.id}/sign-ups").status_code in (302, 401, 403)
     assert client.get(f"/events/{event.id}/sign-ups.csv").status_code in (302, 401, 403)
+
+
+def test_a_move_from_a_stale_list_changes_nothing(signed_in: FlaskClient, session: Session, event: Event) -> None:
+    """Two organizers' lists show Ann awaiting approval; one approves her, the other, from the
+    list as it was, refuses: she stays a player, and the second organizer is told why."""
+    open_signup(session, event, approval=True)
+    ann = sign(session, event, "Ann Lee")
+    url = f"/events/{event.id}/sign-ups/{ann.id}/move"
+    assert 'name="from" value="approval"' in signed_in.get(f"/events/{event.id}/sign-ups").text
+    assert signed_in.post(url, data={"to": "approve", "from": "approval"}).status_code == 302
+    stale = signed_in.post(url, data={"to": "refuse", "from": "approval"})
+    assert stale.status_code == 409 and "Ann Lee was moved meanwhile; nothing was changed." in stale.text
+    session.expire_all()
+    assert session.get(Signup, ann.id).status == "confirmed"
+    assert [p.name for p in session.exec(select(Player).where(Player.event_id == event.id))] == ["Ann Lee"]
+    assert "Confirmed" in stale.text

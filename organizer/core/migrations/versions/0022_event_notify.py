@@ -3,7 +3,7 @@ PostgreSQL, every write to what those pages show sends NOTIFY with the event's i
 for a live table's move) in the transaction that makes it, so it is delivered on commit
 
 Revision ID: 0022
-Revises: 0020
+Revises: 0021
 Create Date: 2026-11-27
 """
 from collections.abc import Sequence
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = '0022'
-down_revision: str | None = '0020'
+down_revision: str | None = '0021'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
