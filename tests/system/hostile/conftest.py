@@ -29,6 +29,16 @@ class DemoApp:
     token: str
     baseline: list[str]
 
+    def unchanged(self) -> bool:
+        """Whether the database holds what it held at the start, the signed-in session's "last
+        seen" bookkeeping aside (written at most once a minute by any request, so a slow run that
+        crosses a minute writes it whatever the request was)."""
+        from tests.system.security.walk import snapshot
+
+        def rows(lines: list[str]) -> list[str]:
+            return [line for line in lines if not line.startswith('INSERT INTO "accountsession"')]
+        return rows(snapshot(self.database)) == rows(self.baseline)
+
     def restore(self) -> None:
         """Back to the demo as it was (connections closed first: the file is replaced)."""
         self.app.extensions["db_engine"].dispose()
