@@ -50,44 +50,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         parts = Path(str(item.fspath)).parts
         if "system" in parts or item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.system)
-    if _load_group(config):
-        _group_for_workers(items)
-
-
-def _load_group(config: pytest.Config) -> bool:
-    """Whether the run is ``--dist loadgroup``: pytest-xdist tells its workers (which collect and
-    order the tests the controller hands out) by ``option.loadgroup``, as their ``dist`` is "no"."""
-    return bool(getattr(config.option, "loadgroup", False)) or config.getoption("dist", None) == "loadgroup"
-
-
-def _group_for_workers(items: list[pytest.Item]) -> None:
-    """The work units of ``--dist loadgroup`` (``.ci/test complete``): a module's tests on one
-    database share a worker, so a module's server or browser starts once, while its SQLite and
-    PostgreSQL halves may run on two workers side by side. The long server suites are handed out
-    first (:class:`_LongSuitesFirst`) and the short tests fill the gaps at the end (with ``--no-loadscope-reorder``: xdist
-    would otherwise order the units by their number of tests, leaving the few long race and browser
-    tests for last)."""
-    for item in items:
-        backend = "postgresql" if "postgresql" in _param_ids(item) else "sqlite"
-        unit = item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(f"{unit}:{backend}"))
 
 
 class _LongSuitesFirst:
-    """After pytest has grouped the tests by their module-scoped parameters (which moves a
-    module's PostgreSQL half to the end of the run), the system suites go first, each in the
-    order pytest gave it. (A plugin object: pytest takes hooks only from names that begin with
-    ``pytest_``, so a second hook of the same name in this module would not be called.)"""
+    """On a pytest-xdist worker (``.ci/test complete``: ``--dist loadscope --no-loadscope-reorder``,
+    a module's tests on one worker, so its server or browser starts once), the system suites go
+    first, each in the order pytest gave it: the controller hands out the modules in the order the
+    workers collected them, and the short tests fill the gaps at the end. (A plugin object: pytest
+    takes hooks only from names that begin with ``pytest_``, so a second hook of the same name in
+    this module would not be called.)"""
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        if _load_group(config):
+        if os.environ.get("PYTEST_XDIST_WORKER"):
             items.sort(key=lambda item: item.get_closest_marker("system") is None)
-
-
-def _param_ids(item: pytest.Item) -> list[str]:
-    callspec = getattr(item, "callspec", None)
-    return [] if callspec is None else callspec.id.split("-")
 
 
 class SharedTemplateCache(BytecodeCache):
