@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -22,6 +23,8 @@ from engine.actions import Action
 from organizer.core.models import Event, GameTable, Round
 from organizer.events import service as event_service
 from organizer.live import log as live_log
+from organizer.live import poll as live_poll
+from organizer.live import push
 from organizer.live import tables as live_tables
 from organizer.rounds import service as round_service
 from tests.engine.helpers import seen_face_up
@@ -231,3 +234,14 @@ def sqlite_app(sqlite_template: Path, tmp_path: Path) -> Iterator[Flask]:
 def sqlite_session(sqlite_app: Flask) -> Iterator[Session]:
     with Session(sqlite_app.extensions["db_engine"], expire_on_commit=False) as db:
         yield db
+
+
+def connected_notifier(app: Flask) -> push.Notifier:
+    """The app's live notifier, once it has connected (its listening connection or file watch)."""
+    notifier = live_poll.board_for(app.extensions["db_engine"]).notifier
+    assert notifier is not None
+    deadline = time.monotonic() + 10
+    while not notifier.healthy:
+        assert time.monotonic() < deadline, "the notifier never connected"
+        time.sleep(0.01)
+    return notifier

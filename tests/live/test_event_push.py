@@ -26,10 +26,10 @@ from sqlmodel import Session, select
 from organizer.core.db import make_engine
 from organizer.core.models import Event, Round
 from organizer.live import poll as live_poll
-from organizer.live import push, stream
+from organizer.live import stream
 from organizer.rounds import service as round_service
 from tests.fixtures.organizer import HX, make_app
-from tests.live.support import SeatClient, form_of, live_round, true_state
+from tests.live.support import SeatClient, connected_notifier, form_of, live_round, true_state
 from tests.public.support import seated_event, secrets_of
 
 MARK = re.compile(rb"data: ([0-9a-zA-Z]+)\n")
@@ -47,16 +47,6 @@ def app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
 def short_streams(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stream, "STREAM_SECONDS", 6.0)  # a stream ends by itself, as on the server
     monkeypatch.setattr(stream, "HEARTBEAT_SECONDS", 0.5)
-
-
-def _notifier(app: Flask) -> push.Notifier:
-    notifier = live_poll.board_for(app.extensions["db_engine"]).notifier
-    assert notifier is not None
-    deadline = time.monotonic() + 10
-    while not notifier.healthy:
-        assert time.monotonic() < deadline, "the notifier never connected"
-        time.sleep(0.01)
-    return notifier
 
 
 def _open(client: FlaskClient, url: str) -> queue.Queue[bytes]:
@@ -99,7 +89,7 @@ def test_the_public_page_hears_of_a_result_at_once(app: Flask, signed_in: FlaskC
     page = phone.get(f"/e/{event.public_code}").text
     since = re.search(r'data-mark="([0-9a-f]+)"', page).group(1)  # type: ignore[union-attr]
     assert f'data-stream="/e/{event.public_code}/events"' in page and f"since={since}" in page
-    _notifier(app)
+    connected_notifier(app)
     chunks = _open(phone, f"/e/{event.public_code}/events")
     assert _next_mark(chunks, 5)[0] == since  # at once: what the page should show now
     assert _next_mark(chunks, 2)[0] == since  # said again while nothing changes: the stream is alive
@@ -122,7 +112,7 @@ def test_a_players_page_hears_a_judge_take_the_call(app: Flask, signed_in: Flask
     assert f'data-stream="/p/{token}/events"' in page
     poll = re.search(r'hx-get="([^"]+/changed\?since=[0-9a-f]+)"', page).group(1)  # type: ignore[union-attr]
     assert phone.post(f"/p/{token}/call-judge", data={"note": ""}, headers=HX).status_code == 200
-    _notifier(app)
+    connected_notifier(app)
     chunks = _open(phone, f"/p/{token}/events")
     first = _next_mark(chunks, 5)[0]
     call = session.exec(text("SELECT id FROM judgecall")).one()[0]  # type: ignore[call-overload]
@@ -137,7 +127,7 @@ def test_waiting_streams_read_no_table_and_a_change_is_read_once(app: Flask, sig
                                                                  session: Session, event: Event,
                                                                  database_url: str) -> None:
     players = seated_event(signed_in, session, event)
-    _notifier(app)
+    connected_notifier(app)
     streams = [_open(app.test_client(), f"/e/{event.public_code}/events")]
     streams += [_open(app.test_client(), f"/p/{player.token}/events") for player in players[:3]]
     marks = [_next_mark(chunks, 5)[0] for chunks in streams]
@@ -169,7 +159,7 @@ def test_the_overview_hears_of_a_move_and_only_staff_follow_it(app: Flask, signe
     stranger = app.test_client()
     refused = stranger.get(f"{overview}/events")
     assert refused.status_code in (302, 403, 404) and refused.mimetype != "text/event-stream"
-    _notifier(app)
+    connected_notifier(app)
     chunks = _open(signed_in, f"{overview}/events")
     first = _next_mark(chunks, 5)[0]
     view = views[0]
@@ -208,7 +198,7 @@ def test_a_wrong_code_or_token_has_no_stream_and_a_page_switched_off_ends_its(
         answer = client.get(url)
         assert answer.status_code in (400, 404) and answer.mimetype != "text/event-stream", url
         assert not any(secret in answer.text for secret in secrets)
-    _notifier(app)
+    connected_notifier(app)
     done = threading.Event()
     response = client.get(f"/e/{event.public_code}/events", buffered=False)
 
@@ -240,7 +230,7 @@ def test_a_stream_the_database_cannot_open_now_is_busy_not_an_error(app: Flask, 
 def test_a_stream_woken_by_changes_that_leave_its_mark_still_says_it_is_alive(
         app: Flask, signed_in: FlaskClient, session: Session, event: Event, database_url: str) -> None:
     players = seated_event(signed_in, session, event)
-    _notifier(app)
+    connected_notifier(app)
     chunks = _open(app.test_client(), f"/e/{event.public_code}/events")
     first = _next_mark(chunks, 5)[0]
     other = make_engine(database_url)

@@ -19,21 +19,11 @@ from sqlmodel import Session
 
 from organizer.core.db import make_engine
 from organizer.live import poll as live_poll
-from organizer.live import push, stream
+from organizer.live import stream
 from tests.fixtures.organizer import make_app
-from tests.live.support import VERSION, SeatClient, form_of, live_round, true_state
+from tests.live.support import VERSION, SeatClient, connected_notifier, form_of, live_round, true_state
 
 MARK = re.compile(rb"data: (\d+b?)\n")
-
-
-def _notifier(app: Flask) -> push.Notifier:
-    notifier = live_poll.board_for(app.extensions["db_engine"]).notifier
-    assert notifier is not None
-    deadline = time.monotonic() + 10
-    while not notifier.healthy:
-        assert time.monotonic() < deadline, "the notifier never connected"
-        time.sleep(0.01)
-    return notifier
 
 
 def _statements(app: Flask) -> list[str]:
@@ -49,7 +39,7 @@ def test_an_unchanged_poll_reads_no_table(app: Flask, session: Session) -> None:
     _, _, views = live_round(session, 4)
     seat = SeatClient(app.test_client(), views[0].seats[0].seat.token, 0)
     since = VERSION.search(seat.page()).group(1)  # type: ignore[union-attr]
-    _notifier(app)
+    connected_notifier(app)
     assert seat.client.get(f"{seat.url}/changed?since={since}").status_code == 204  # learns the table
     statements = _statements(app)
     for _ in range(5):
@@ -63,7 +53,7 @@ def test_another_process_write_reaches_the_map_and_wakes_the_table(app: Flask, s
     table_id, seat_id = views[0].table.id, views[0].seats[1].seat.id
     assert table_id is not None and seat_id is not None
     token = views[0].seats[1].seat.token
-    notifier = _notifier(app)
+    notifier = connected_notifier(app)
     board = live_poll.board_for(app.extensions["db_engine"])
     version = board.lookup(token).version  # type: ignore[union-attr]
     assert notifier.version(table_id, seat_id) == (version, False)
@@ -89,7 +79,7 @@ def test_a_change_that_did_not_commit_is_not_told(app: Flask, session: Session, 
     _, _, views = live_round(session, 4)
     table_id, seat_id = views[0].table.id, views[0].seats[0].seat.id
     assert table_id is not None and seat_id is not None
-    notifier = _notifier(app)
+    notifier = connected_notifier(app)
     version = live_poll.board_for(app.extensions["db_engine"]).lookup(views[0].seats[0].seat.token).version  # type: ignore[union-attr]
     other = make_engine(database_url)
     try:
@@ -148,7 +138,7 @@ def test_a_seats_stream_says_the_new_version_at_once_and_nothing_else(pushing_ap
     page = watcher.page()
     assert f'data-stream="/play/{watcher.token}/events"' in page
     since = VERSION.search(page).group(1)  # type: ignore[union-attr]
-    _notifier(pushing_app)
+    connected_notifier(pushing_app)
     chunks, reader = _read_stream(pushing_app, watcher.token)
     assert _next_mark(chunks, 5)[0] == since  # at once: what the screen should show now
     # idle, it says the same mark again: the page knows its stream is alive and polls less often
