@@ -16,6 +16,7 @@ from engine.cards import Card, Edition, choose_species, make_deck, species_count
 from engine.errors import PlacementError
 from engine.game import SIMULTANEOUS, State
 from engine.games import Game, replay
+from tests.fixtures.examples import examples
 
 GAMES = [
     ("standard", 2, "2018"), ("standard", 3, "2018"), ("standard", 4, "2018"),
@@ -51,7 +52,7 @@ def validated_random_play(state: State, rng: random.Random, actions: int | None 
             done += 1
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games, st.floats(0, 1))
 def test_playout_is_random_play_through_the_validating_path(params: tuple[tuple[str, int, str], int], start: float) -> None:
     (mode, players, edition), seed = params
@@ -72,7 +73,7 @@ def test_playout_is_random_play_through_the_validating_path(params: tuple[tuple[
     assert fast.view(None) == slow.view(None)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(games)
 def test_apply_trusted_agrees_with_apply_action_step_by_step(params: tuple[tuple[str, int, str], int]) -> None:
     (mode, players, edition), seed = params
@@ -92,7 +93,7 @@ def test_apply_trusted_agrees_with_apply_action_step_by_step(params: tuple[tuple
     assert trusted.outcome() == checked.outcome()
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(games, st.floats(0, 1))
 def test_a_clone_plays_on_alone(params: tuple[tuple[str, int, str], int], start: float) -> None:
     (mode, players, edition), seed = params

@@ -26,6 +26,7 @@ from engine.games import GAME_MODES, MODES, Game, replay
 from engine.solo import SoloState
 from engine.standard import StandardState
 from engine.views import Phase, SeatView
+from tests.fixtures.examples import examples
 
 from .helpers import seen_face_up
 
@@ -89,7 +90,7 @@ def hidden_from(state: State, seat: int | None) -> set[str]:
     return {str(card) for card in hidden}
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(games)
 def test_every_card_is_in_exactly_one_place_and_hands_keep_their_size(params: tuple[tuple[str, int, str], int]) -> None:
     (mode, players, edition), seed = params
@@ -115,7 +116,7 @@ def test_every_card_is_in_exactly_one_place_and_hands_keep_their_size(params: tu
     assert state.is_terminal() and state.outcome() is not None
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(games, st.floats(0, 1))
 def test_games_replay_from_json_to_the_same_state(params: tuple[tuple[str, int, str], int], stop_at: float) -> None:
     (mode, players, edition), seed = params
@@ -131,7 +132,7 @@ def test_games_replay_from_json_to_the_same_state(params: tuple[tuple[str, int, 
         assert [seat for seat, _ in again.history] == [seat for seat, _ in state.history]
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(games)
 def test_no_view_ever_names_a_card_its_seat_may_not_see(params: tuple[tuple[str, int, str], int]) -> None:
     (mode, players, edition), seed = params
@@ -162,7 +163,7 @@ def test_the_leak_check_sees_hand_cards_and_planted_cards() -> None:
     assert planted and planted <= cards_named(state.view(1), state.species)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(games)
 def test_the_public_accessors_agree_with_the_state_and_hide_what_is_hidden(params: tuple[tuple[str, int, str], int]) -> None:
     """progress(), last_moves() and score_case() at every step of a seeded random game."""

@@ -9,6 +9,7 @@ from engine.arboretum import Arboretum
 from engine.cards import Card
 from engine.naive import naive_best, naive_best_points
 from engine.paths import EIGHT_BONUS_DRAFT, EIGHT_BONUS_STANDARD, best_path, is_path
+from tests.fixtures.examples import examples
 
 from .helpers import grid
 
@@ -80,7 +81,7 @@ def random_arboretum(seed: int, species: list[str], size: int) -> Arboretum:
     return arb
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seed=st.integers(0, 2**32), size=st.integers(1, 24), n_species=st.integers(1, 4))
 def test_search_matches_naive_enumerator(seed: int, size: int, n_species: int) -> None:
     species = ["Oak", "Willow", "Maple", "Cassia"][:n_species]
@@ -107,7 +108,7 @@ def test_equal_points_go_to_the_longer_path() -> None:
     assert path.cells == ((0, 0), (1, 0), (1, 1), (2, 1))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(seed=st.integers(0, 2**32), size=st.integers(2, 24), n_species=st.integers(1, 4))
 def test_reported_path_is_the_longest_of_the_best_scoring(seed: int, size: int, n_species: int) -> None:
     species = ["Oak", "Willow", "Maple", "Cassia"][:n_species]

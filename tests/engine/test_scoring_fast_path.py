@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from engine.case import parse_case, parse_case_text
 from engine.errors import ArboretumError
 from engine.score_line import score_line
+from tests.fixtures.examples import examples
 
 from .score_cases import random_case, varied_case
 
@@ -84,7 +85,7 @@ def _places(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(st.data())
 def test_a_damaged_table_gets_the_full_paths_answer(data: st.DataObject) -> None:
     """Any change the fast path accepts, the full path accepts with the same line; any fault it

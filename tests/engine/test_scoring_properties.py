@@ -9,6 +9,7 @@ from engine.arboretum import Arboretum
 from engine.cards import Card, Edition, edition_species
 from engine.paths import is_path
 from engine.scoring import Seat, score_table
+from tests.fixtures.examples import examples
 
 
 def random_table(seed: int, rules: str, players: int) -> tuple[list[Seat], tuple[str, ...]]:
@@ -30,7 +31,7 @@ def random_table(seed: int, rules: str, players: int) -> tuple[list[Seat], tuple
     return seats, species
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=st.integers(0, 2**32), rules=st.sampled_from(["standard-2018", "standard-2010", "draft", "solo"]),
        players=st.integers(2, 4))
 def test_scores_add_up_and_explain_themselves(seed: int, rules: str, players: int) -> None:

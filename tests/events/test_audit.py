@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 
 from organizer.core.models import AuditEntry, Event, GameTable, Round, RoundStatus
 from organizer.events import audit as audit_service
+from tests.fixtures.examples import examples
 from tests.fixtures.organizer import HX
 
 
@@ -191,7 +192,7 @@ _VALUES = st.none() | st.dictionaries(st.sampled_from(["name", "player", "round"
                                                        "fixed_table", "joined_round", "colour", "level"]), _JSON, max_size=5)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(kind=st.sampled_from(_KINDS), old=_VALUES, new=_VALUES, table_id=st.none() | st.integers(1, 3))
 # found by a CI run: a number or a flag where a list of names or tables is stored
 @example(kind="round.swapped", old=None, new={"players": 1}, table_id=None)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine import Game, State
 from engine.bots import make_bot
 from organizer.live.view import build_screen, recent_moves
+from tests.fixtures.examples import examples
 from tests.live.support import hidden_from
 
 
@@ -22,7 +23,7 @@ def play(state: State, moves: int, rng: random.Random) -> None:
         state.apply_action(make_bot("random").choose(state, seat, rng), seat)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(mode=st.sampled_from(["standard", "solo"]), players=st.integers(2, 4), seed=st.integers(0, 10_000),
        moves=st.integers(0, 120))
 def test_the_log_never_names_a_card_hidden_from_the_seat(mode: str, players: int, seed: int, moves: int) -> None:

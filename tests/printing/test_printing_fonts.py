@@ -11,6 +11,7 @@ from pypdf import PdfReader
 
 from organizer.printing import PrintingError, StandingsData, StandingsLine, standings_pdf
 from organizer.printing.fonts import FONT_DIRS, PLACEHOLDER, covers, safe_text
+from tests.fixtures.examples import examples
 from tests.printing.support import pages_text
 
 NAMES = ["Zoë Ångström", "Łukasz Wójcik", "Σοφία Παπαδοπούλου", "Дмитрий Орлов", "Şebnem Çelik",
@@ -57,7 +58,7 @@ def test_text_is_tidied_for_one_line() -> None:
     assert safe_text("a\u200bb") == "ab" or covers("\u200b")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(names=st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=4))
 def test_any_unicode_name_gives_a_pdf_or_a_clear_refusal(names: list[str]) -> None:
     if all(safe_text(n) for n in names):

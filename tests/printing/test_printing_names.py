@@ -18,6 +18,7 @@ from organizer.printing import round_pack, score_sheet, standings_pdf
 from organizer.printing.fonts import BOLD, register_fonts
 from organizer.printing.layout import fit_lines
 from organizer.printing.samples import sample_round_pack, sample_score_sheet, sample_standings
+from tests.fixtures.examples import examples
 from tests.printing.support import all_text, pages_text
 
 LONG = "Noah Müller-Lüdenscheid"
@@ -31,7 +32,7 @@ names = st.lists(name_parts, min_size=1, max_size=4).flatmap(
                                                      max_size=len(words) - 1)))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(names, st.floats(min_value=25, max_value=70))
 def test_a_name_keeps_every_letter(parts: tuple[list[str], list[str]], width_mm: float) -> None:
     words, joins = parts

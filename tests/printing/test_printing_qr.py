@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from organizer.printing.qr import qr_modules, qr_rows
+from tests.fixtures.examples import examples
 
 LINKS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-/", min_size=1, max_size=180).map(
     lambda tail: f"https://club.example/{tail}")
@@ -24,7 +25,7 @@ def scan(modules: tuple[tuple[bool, ...], ...]) -> list[zxingcpp.Barcode]:
     return list(zxingcpp.read_barcodes(image))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(link=LINKS)
 def test_a_code_scans_back_to_its_link_at_level_m(link: str) -> None:
     modules = qr_modules(link)

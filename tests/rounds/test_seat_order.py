@@ -19,6 +19,7 @@ from organizer.rounds import seating
 from organizer.rounds.seat_order import DEALER, SECOND, START, THIRD, order_cost, position_of, repeated_seats, seat_label
 from organizer.rounds.seating import SeatingHistory, SeatingPlayer, propose_seating, repeated_pairs, table_sizes
 from organizer.rounds.seating_search import unavoidable_seat_repeats
+from tests.fixtures.examples import examples
 
 
 def test_positions_are_relative_to_the_table_size() -> None:
@@ -162,7 +163,7 @@ def test_no_grouping_without_more_repeated_opponents_repeats_fewer_seats(
         assert len(repeated_seats(tables, history)) == fewest
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=15), min_size=2, max_size=4))
 def test_unavoidable_seat_repeats_are_those_of_the_best_order(new_positions: list[int]) -> None:
     # Players given by the positions new to them; a table of their number has these positions.
@@ -204,7 +205,7 @@ def orders(table: Sequence[int]) -> list[tuple[int, ...]]:
     return list(itertools.permutations(table))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_histories())
 def test_nobody_repeats_a_seat_where_the_table_could_avoid_it(
     request: tuple[list[SeatingPlayer], int, int, SeatingHistory],
@@ -219,7 +220,7 @@ def test_nobody_repeats_a_seat_where_the_table_could_avoid_it(
             assert repeated_seats([table], history) == []
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_histories())
 def test_the_start_goes_to_whoever_is_most_behind_their_share_without_a_repeated_seat(
     request: tuple[list[SeatingPlayer], int, int, SeatingHistory],
@@ -237,7 +238,7 @@ def test_the_start_goes_to_whoever_is_most_behind_their_share_without_a_repeated
                 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     layout=st.sampled_from([(8, 4), (12, 4), (16, 4), (9, 3), (12, 3), (10, 2)]),
     rounds=st.integers(min_value=2, max_value=6),
@@ -262,7 +263,7 @@ def test_at_one_table_size_the_start_goes_to_one_with_the_fewest_starts_unless_a
                         assert len(repeated_seats([o], history)) > repeats
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_histories())
 def test_the_seat_order_never_changes_who_sits_together(
     request: tuple[list[SeatingPlayer], int, int, SeatingHistory],

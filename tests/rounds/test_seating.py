@@ -24,6 +24,7 @@ from organizer.rounds.seating import (
     repeated_pairs,
     table_sizes,
 )
+from tests.fixtures.examples import examples
 
 # --- table sizes ---------------------------------------------------------------------------
 
@@ -200,7 +201,7 @@ def seating_requests(draw: st.DrawFn) -> tuple[list[SeatingPlayer], int, int, in
     return players, round_number, preferred, seed, history
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seating_requests())
 def test_everyone_seated_once_at_legal_tables_with_fixed_tables_kept(
     request: tuple[list[SeatingPlayer], int, int, int, SeatingHistory],
@@ -216,7 +217,7 @@ def test_everyone_seated_once_at_legal_tables_with_fixed_tables_kept(
     assert propose_seating(list(reversed(players)), round_number, preferred, seed, history) == tables
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     count=st.integers(min_value=10, max_value=80),
     preferred=st.sampled_from([2, 3, 4]),
@@ -235,7 +236,7 @@ def test_string_seeds_are_reproducible() -> None:
     )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     layout=st.sampled_from([(8, 4), (12, 4), (13, 4), (14, 4), (9, 3), (10, 3), (11, 4), (10, 2), (7, 3)]),
     past_rounds=st.integers(min_value=1, max_value=5),

@@ -16,6 +16,7 @@ from organizer.scoring.standings import (
     compute_standings,
     tournament_points,
 )
+from tests.fixtures.examples import examples
 
 
 def table(table_id: int, round_number: int, *seats: tuple[int, int, int], species_tiebreak: bool = True) -> TableResult:
@@ -304,7 +305,7 @@ def events(draw: st.DrawFn) -> tuple[list[int], list[TableResult]]:
     return players, results
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(events(), st.sampled_from(sorted(SCHEMES)))
 def test_standings_properties(event: tuple[list[int], list[TableResult]], scheme: str) -> None:
     players, results = event
@@ -323,7 +324,7 @@ def test_standings_properties(event: tuple[list[int], list[TableResult]], scheme
     assert sum(r.games for r in rows) == sum(len(t.seats) for t in results)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(events())
 def test_shared_ranks_only_for_players_level_on_every_tiebreak(
     event: tuple[list[int], list[TableResult]],

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from organizer.scoring.standings import SCHEMES, TIEBREAKS, SeatResult, TableResult, beats, compute_standings, tournament_points
+from tests.fixtures.examples import examples
 
 # --- the fraction computation as it was ---------------------------------------------------------
 
@@ -138,7 +139,7 @@ tiebreak_orders = st.permutations(sorted(TIEBREAKS)).flatmap(
     lambda order: st.integers(0, len(order)).map(lambda n: tuple(order[:n])))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(events(), st.sampled_from(sorted(SCHEMES)), tiebreak_orders)
 def test_integer_standings_equal_the_fraction_standings(
     event: tuple[list[int], list[TableResult]], scheme: str, order: tuple[str, ...],
