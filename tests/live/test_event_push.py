@@ -93,8 +93,8 @@ def test_the_public_page_hears_of_a_result_at_once(app: Flask, signed_in: FlaskC
     chunks = _open(phone, f"/e/{event.public_code}/events")
     assert _next_mark(chunks, 5)[0] == since  # at once: what the page should show now
     assert _next_mark(chunks, 2)[0] == since  # said again while nothing changes: the stream is alive
-    sent = time.monotonic()
     assert signed_in.post(f"/events/{event.id}/rounds/1/tables/1/result", data=_result_form(session)).status_code == 302
+    sent = time.monotonic()  # the change is committed once its request is answered
     mark, chunk = _next_mark(chunks, 1.0, other_than=since)
     assert time.monotonic() - sent < 1.0
     assert chunk == f"id: {mark}\ndata: {mark}\n\n".encode()  # the stamp, nothing of the page
@@ -116,8 +116,8 @@ def test_a_players_page_hears_a_judge_take_the_call(app: Flask, signed_in: Flask
     chunks = _open(phone, f"/p/{token}/events")
     first = _next_mark(chunks, 5)[0]
     call = session.exec(text("SELECT id FROM judgecall")).one()[0]  # type: ignore[call-overload]
-    sent = time.monotonic()
     assert signed_in.post(f"/events/{event.id}/rounds/1/calls/{call}/take", headers=HX).status_code == 200
+    sent = time.monotonic()  # the change is committed once its request is answered
     _next_mark(chunks, 1.0, other_than=first)
     assert time.monotonic() - sent < 1.0
     assert "Tess took your call" in phone.get(poll.replace("&amp;", "&"), headers=HX).text
@@ -168,8 +168,8 @@ def test_the_overview_hears_of_a_move_and_only_staff_follow_it(app: Flask, signe
     seat = SeatClient(app.test_client(), view.seats[1].seat.token, 1)
     seat.page()
     state = true_state(app, table_id)
-    sent = time.monotonic()
     assert seat.post(form_of(state.legal_actions(1)[0])).status_code == 200
+    sent = time.monotonic()  # the change is committed once its request is answered
     _next_mark(chunks, 1.0, other_than=first)
     assert time.monotonic() - sent < 1.0
 
