@@ -38,10 +38,11 @@ def small_targets(page: Page, selector: str) -> list[str]:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
-def test_the_practice_form_shows_only_the_choices_of_the_chosen_game(empty_server: ServerProcess, new_device: Any,
+def test_the_practice_form_shows_only_the_choices_of_the_chosen_game(finished_games: Any, new_device: Any,
                                                                        viewport: dict[str, int]) -> None:
     page = new_device(viewport)
-    page.goto(empty_server.url + "/practice")
+    server, _tokens = finished_games  # a game started here leaves the finished ones as they are
+    page.goto(server.url + "/practice")
     form = page.locator("#practice-form")
     # solo, the default: no players, no bots
     expect(page.get_by_label("Solo against Q (The Garden of Non-Forking Paths)")).to_be_checked()
@@ -71,7 +72,8 @@ def test_the_practice_form_shows_only_the_choices_of_the_chosen_game(empty_serve
 
 @pytest.fixture(scope="module")
 def finished_games(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """A server over three finished practice games: solo, a 4-player standard game, a 3-player draft."""
+    """A server over three finished practice games: solo, a 4-player standard game, a 3-player
+    draft; the form's test starts its games beside them."""
     folder = tmp_path_factory.mktemp("ends")
     database = folder / "ends.sqlite3"
     engine = make_engine(f"sqlite:///{database}")
