@@ -22,7 +22,27 @@ def _device(browser: Browser, viewport: dict[str, int]) -> Page:
     # bypass_csp: the app's Content-Security-Policy (rightly) refuses the injected axe script
     context = browser.new_context(viewport=viewport, has_touch=True, device_scale_factor=1, bypass_csp=True)
     context.set_default_timeout(15_000)
+    # axe-core in every page the context opens, parsed once per document instead of sent in
+    context.add_init_script(path=str(AXE))
     return context.new_page()
+
+
+#: htmx marks an element (or its indicator) with these classes from the request's start to the
+#: swap's settling: a fragment the page asks for as it loads (hx-trigger="load") is in place once
+#: none is left. The condition a check needs, where Playwright's "networkidle" waits 500 ms more.
+SETTLED = """() => document.readyState === 'complete'
+  && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"""
+
+
+def settle(page: Page) -> None:
+    """Wait for the page and the fragments it loads with it."""
+    page.wait_for_function(SETTLED)
+
+
+def with_axe(page: Page) -> None:
+    """axe-core in the page: there already from a context of ``_device``, added otherwise."""
+    if page.evaluate("() => typeof axe === 'undefined'"):
+        page.add_script_tag(path=str(AXE))
 
 
 def _sign_in(page: Page, base: str) -> None:
@@ -112,13 +132,13 @@ def _check(page: Page, base: str, path: str, device: str, must_answer: bool = Fa
     if response is None or response.status != 200 or "text/html" not in response.headers.get("content-type", ""):
         # a route walked with made-up ids may rightly refuse; a player's page listed by hand must not
         return [f"{path} answered {response.status if response else 'nothing'}"] if must_answer else []
-    page.wait_for_load_state("networkidle")
+    settle(page)
     problems = []
     width = PHONE["width"] if device == "phone" else TABLET["width"]
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     if overflow > 1:
         problems.append(f"{overflow} px wider than the {width} px screen")
-    page.add_script_tag(path=str(AXE))
+    with_axe(page)
     problems += page.evaluate(AXE_RUN)
     problems += [f"tap target too small: {t}" for t in page.evaluate(SMALL_TARGETS)]
     problems += [f"species code too small: {c}" for c in page.evaluate(SMALL_CODES, CODE_PX)]

@@ -22,6 +22,7 @@ from babel.support import Translations
 from playwright.sync_api import Page, expect
 
 from tests.system.browser.conftest import TABLET, no_js_errors, shot
+from tests.system.browser.support import settle
 from tests.system.faults.harness import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -167,7 +168,7 @@ def test_a_club_evening_in_german(empty_server: ServerProcess, new_device: Any, 
             public = page.locator("a[href*='/e/']").first.get_attribute("href")
     assert public
     page.goto(public if public.startswith("http") else base + public)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     for name in names:
         expect(page.get_by_text(name).first).to_be_visible()
     no_english(page, phrases, "public page")

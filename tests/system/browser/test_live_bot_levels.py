@@ -17,7 +17,7 @@ from sqlmodel import Session
 from organizer.accounts import service as accounts
 from organizer.core.db import make_engine
 from tests.system.browser.conftest import PHONE, no_js_errors, shot
-from tests.system.browser.support import AXE, AXE_RUN, BROKEN_WORDS, SMALL_TARGETS
+from tests.system.browser.support import AXE, AXE_RUN, BROKEN_WORDS, SMALL_TARGETS, settle
 from tests.system.faults.harness import ServerProcess
 from tests.system.faults.live_harness import live_database, true_state
 
@@ -36,10 +36,11 @@ def _room_checks(browser: Browser, base: str, path: str) -> list[str]:
     """axe-core's serious findings, small tap targets, broken words, a page wider than a phone."""
     # bypass_csp: the app's Content-Security-Policy (rightly) refuses the injected axe script
     context = browser.new_context(viewport=PHONE, has_touch=True, device_scale_factor=1, bypass_csp=True)
+    context.add_init_script(path=str(AXE))
     page = context.new_page()
     _sign_in(page, base)
     page.goto(base + path)
-    page.add_script_tag(path=str(AXE))
+    settle(page)
     found: list[str] = page.evaluate(AXE_RUN) + page.evaluate(SMALL_TARGETS) + page.evaluate(BROKEN_WORDS)
     if page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") > 1:
         found.append("wider than the screen")

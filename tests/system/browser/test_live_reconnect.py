@@ -27,6 +27,7 @@ FINAL = '<div id="live" class="live"><p class="status done">Die Partie ist vorbe
 def test_reconnecting_speaks_the_language_and_goes_with_the_next_answer(empty_server: ServerProcess,
                                                                          new_device: Any) -> None:
     page = new_device(PHONE)
+    page.clock.install()  # its time flows as ever, until the test moves it on past the stall timer
     page.goto(empty_server.url + "/practice")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#live")).to_be_visible()
@@ -56,7 +57,9 @@ def test_reconnecting_speaks_the_language_and_goes_with_the_next_answer(empty_se
     page.route(POLLS, final)
     expect(page.locator("#live .status.done")).to_be_visible(timeout=5_000)
     expect(notice).to_have_count(0, timeout=3_000)
-    page.wait_for_timeout(6_000)  # longer than the stall timer: a finished game says nothing
+    # the page's clock moved on past the stall timer (5 s), every second of it run through the
+    # stall check: a finished game says nothing
+    page.clock.run_for(6_000)
     expect(notice).to_have_count(0)
     page.js_errors.clear()  # type: ignore[attr-defined]  # the aborted polls, on purpose
     no_js_errors(page)

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from engine import species_code
 from tests.system.browser.conftest import PHONE, TABLET, no_js_errors
+from tests.system.browser.support import settle
 from tests.system.faults.harness import ServerProcess
 from tests.system.faults.live_harness import live_database, seats_for, true_state
 
@@ -125,9 +126,11 @@ def test_a_chosen_card_survives_the_poll_and_a_reload_then_the_pick_completes(tm
         phone.mouse.move(headline["x"] + 5, headline["y"] + 5)
         phone.mouse.down()
         before = version_of(phone)
-        assert other.act({"verb": "pick", "card": str(true_state(table).hands[1][1]),  # type: ignore[attr-defined]
-                          "cell": "0,0"}).status == 200
-        phone.wait_for_timeout(2500)
+        # the poll that brings the new screen (200: "changed since" the version shown) is answered
+        with phone.expect_response(lambda r: "/changed" in r.url and r.status == 200, timeout=10_000):
+            assert other.act({"verb": "pick", "card": str(true_state(table).hands[1][1]),  # type: ignore[attr-defined]
+                              "cell": "0,0"}).status == 200
+        settle(phone)  # and htmx has handled the answer: it kept the screen under the finger
         assert version_of(phone) == before
         phone.mouse.up()
         phone.wait_for_function(f"() => document.getElementById('live').dataset.version !== '{before}'",

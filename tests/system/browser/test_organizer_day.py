@@ -25,7 +25,7 @@ from organizer.events import service as event_service
 from organizer.rounds import results
 from organizer.rounds import service as round_service
 from tests.system.browser.conftest import PHONE, PROJECTOR, TABLET, shot
-from tests.system.browser.support import BROKEN_WORDS, assistant_case
+from tests.system.browser.support import BROKEN_WORDS, assistant_case, settle
 from tests.system.faults.harness import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -115,7 +115,7 @@ def _sign_in(page: Page, base: str, name: str) -> None:
 
 def _look(page: Page, url: str, name: str) -> Path:
     page.goto(url)
-    page.wait_for_load_state("networkidle")
+    settle(page)
     path = shot(page, name)
     hidden = page.evaluate(OUT_OF_SIGHT)
     assert not hidden, f"{name} at {page.viewport_size}: off the screen: {hidden[:5]}"
@@ -164,7 +164,7 @@ def test_an_organizer_and_a_judge_run_a_40_player_event(tmp_path: Path, browser:
         page = _device(browser, PROJECTOR)
         _sign_in(page, base, "Tess")
         page.goto(f"{event}/projector")
-        page.wait_for_load_state("networkidle")
+        settle(page)
         shot(page, "day-projector")
         assert not page.evaluate("() => document.documentElement.scrollHeight > innerHeight + 1")
         page.context.close()

@@ -42,17 +42,18 @@ from organizer.core.models import Event, Player, Round
 from organizer.events import service as events
 from organizer.live import tables as live_tables
 from organizer.public import self_report
+from organizer.public.service import REFRESH_SECONDS
 from organizer.rounds import results
 from organizer.rounds import service as rounds
 from tests.system.browser.conftest import PHONE, no_js_errors, shot
-from tests.system.browser.support import CODE_PX, SMALL_CODES, SMALL_TARGETS
+from tests.system.browser.support import CODE_PX, SMALL_CODES, SMALL_TARGETS, settle
 from tests.system.faults.harness import ServerProcess
 from tests.system.faults.live_harness import LiveTable, true_state
 
 pytestmark = pytest.mark.browser
 
 GERMAN = Translations.load(str(Path(organizer.__file__).parent / "core" / "translations"), ["de"])
-#: a player's own page polls every 10 s: a change shows within two polls
+#: a player's own page polls every REFRESH_SECONDS: a change shows within two polls
 PAGE_POLL_MS = 25_000
 #: the longest a seat may wait for bots before its next choice comes by itself
 STALL_SECONDS = 10
@@ -168,6 +169,13 @@ def checked(page: Page, name: str) -> None:
     assert not codes, f"{name}: species codes under {CODE_PX} px: {codes}"
 
 
+def next_poll(page: Page) -> None:
+    """The page's clock moved on to its next timed poll, which goes out at once: the poll and
+    what it brings are the page's own, without the test sitting through the period. The page's
+    context must have installed Playwright's clock before loading it (``page.clock.install()``)."""
+    page.clock.fast_forward(REFRESH_SECONDS * 1000)
+
+
 def navigations(page: Page) -> list[str]:
     """The page's loads from now on (a reload or a link followed counts; htmx swaps do not)."""
     loads: list[str] = []
@@ -236,6 +244,8 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
 
     # Ada's own page, open from before the seating to after the round closes
     mine = german(new_device(PHONE))
+    # her phone's clock moves on to a poll only once her seat's game (in a second tab) is over
+    mine.clock.install()
     mine.goto(f"{base}/p/{evening.tokens['Ada Moss']}")
     loads = navigations(mine)
     mine.get_by_role("button", name=de("I am here: check me in")).click()
@@ -344,6 +354,7 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     organizer.close()
 
     # the table's result reaches Ada's page by itself
+    next_poll(mine)
     expect(mine.get_by_text(de("Result confirmed"))).to_be_visible(timeout=PAGE_POLL_MS)
     checked(mine, "87-player-page-result")
 
@@ -357,6 +368,7 @@ def test_a_german_evening_on_the_phones_with_bots_at_every_level(server: tuple[S
     checked(public, "90-public-page-seats-and-places")
     no_js_errors(public)
     # and Ada's page says the round is over, still without a reload
+    next_poll(mine)
     expect(mine.get_by_text(de("Round %(number)d is over.", number=1))).to_be_visible(timeout=PAGE_POLL_MS)
     expect(mine.get_by_role("link", name=de("Play at your seat"))).to_have_count(0)
     checked(mine, "89-player-page-round-over")
@@ -404,6 +416,7 @@ def test_a_player_s_page_at_a_paper_table_shows_the_right_form_at_every_step(
     process, evening = server
     token = evening.paper_tokens[PAPER_NAMES[0]]
     page = new_device(PHONE)
+    page.clock.install()
     page.goto(f"{process.url}/p/{token}")
     loads = navigations(page)
     expect(page.get_by_text("You are not seated in round 1 yet.")).to_be_visible()
@@ -412,6 +425,7 @@ def test_a_player_s_page_at_a_paper_table_shows_the_right_form_at_every_step(
     # published while the page is open: the table and the report form come together
     _organizer(evening, lambda db, event, rnd: rounds.publish_round(db, event, rnd, "Tess"),  # type: ignore[arg-type]
                evening.paper_id)
+    next_poll(page)
     form = page.locator("#player-status #player-report")
     expect(form).to_be_visible(timeout=PAGE_POLL_MS)
     expect(page.get_by_text("after the game, report the result below.")).to_be_visible()
@@ -423,14 +437,15 @@ def test_a_player_s_page_at_a_paper_table_shows_the_right_form_at_every_step(
     page.locator("h1").click()  # the field loses the focus, and still holds what was typed
     _neighbour_reports(evening, token)
     with page.expect_response(lambda r: "/changed" in r.url and r.status == 200, timeout=PAGE_POLL_MS):
-        pass  # the refresh that brings the neighbour's result arrives, and waits
-    page.wait_for_timeout(300)
+        next_poll(page)  # the refresh that brings the neighbour's result arrives, and waits
+    settle(page)  # htmx has handled it: the page chose not to swap it in
     expect(points).to_have_value("17")
     expect(page.get_by_role("button", name="I agree")).to_have_count(0)
 
     # nothing unsent any more: the next refresh brings the result to confirm
     points.fill("")
     page.locator("h1").click()
+    next_poll(page)
     agree = page.get_by_role("button", name="I agree")
     expect(agree).to_be_visible(timeout=PAGE_POLL_MS)
     expect(page.get_by_text("check the result below and confirm it.")).to_be_visible()
@@ -441,6 +456,7 @@ def test_a_player_s_page_at_a_paper_table_shows_the_right_form_at_every_step(
 
     # the organizer confirms, closes the round and seats the next: the page says what is true
     _organizer(evening, _results_confirmed_and_next_round, evening.paper_id)
+    next_poll(page)
     expect(page.get_by_text("Round 1 is over; round 2 is being seated.")).to_be_visible(timeout=PAGE_POLL_MS)
     expect(page.locator("#player-report")).to_have_count(0)
     expect(page.get_by_role("button", name="I agree")).to_have_count(0)

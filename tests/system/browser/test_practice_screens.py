@@ -17,7 +17,7 @@ from sqlmodel import Session
 from organizer.core.db import make_engine, upgrade_database
 from tests.live.practice_games import finished_practice
 from tests.system.browser.conftest import PHONE, TABLET, no_js_errors, shot
-from tests.system.browser.support import AXE, AXE_RUN, BROKEN_WORDS, SMALL_TARGETS
+from tests.system.browser.support import AXE, AXE_RUN, BROKEN_WORDS, SMALL_TARGETS, settle
 from tests.system.faults.harness import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -38,10 +38,11 @@ def small_targets(page: Page, selector: str) -> list[str]:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
-def test_the_practice_form_shows_only_the_choices_of_the_chosen_game(empty_server: ServerProcess, new_device: Any,
+def test_the_practice_form_shows_only_the_choices_of_the_chosen_game(finished_games: Any, new_device: Any,
                                                                        viewport: dict[str, int]) -> None:
     page = new_device(viewport)
-    page.goto(empty_server.url + "/practice")
+    server, _tokens = finished_games  # a game started here leaves the finished ones as they are
+    page.goto(server.url + "/practice")
     form = page.locator("#practice-form")
     # solo, the default: no players, no bots
     expect(page.get_by_label("Solo against Q (The Garden of Non-Forking Paths)")).to_be_checked()
@@ -71,7 +72,8 @@ def test_the_practice_form_shows_only_the_choices_of_the_chosen_game(empty_serve
 
 @pytest.fixture(scope="module")
 def finished_games(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """A server over three finished practice games: solo, a 4-player standard game, a 3-player draft."""
+    """A server over three finished practice games: solo, a 4-player standard game, a 3-player
+    draft; the form's test starts its games beside them."""
     folder = tmp_path_factory.mktemp("ends")
     database = folder / "ends.sqlite3"
     engine = make_engine(f"sqlite:///{database}")
@@ -129,18 +131,18 @@ def test_the_form_the_ends_and_the_replays_pass_the_room_checks(browser: Browser
     server, tokens = finished_games
     # bypass_csp: the app's Content-Security-Policy (rightly) refuses the injected axe script
     context = browser.new_context(viewport=viewport, has_touch=True, device_scale_factor=1, bypass_csp=True)
+    context.add_init_script(path=str(AXE))
     page = context.new_page()
     paths = ["/practice"] + [f"/practice/{t}" for t in tokens.values()]
     paths += [f"/replay/practice/{t}" for t in tokens.values()] + [f"/replay/practice/{tokens['standard']}?step=3"]
     problems = []
     for path in paths:
         page.goto(server.url + path)
-        page.wait_for_load_state("networkidle")
+        settle(page)
         page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
         if path == "/practice":
             page.get_by_text("Draft against bots").click()
             page.get_by_text("4", exact=True).click()
-        page.add_script_tag(path=str(AXE))
         found = page.evaluate(AXE_RUN) + page.evaluate(SMALL_TARGETS) + page.evaluate(BROKEN_WORDS)
         if page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") > 1:
             found.append("wider than the screen")
