@@ -131,16 +131,21 @@ class RaceServer:
 
 
 @contextmanager
-def running_server(database_url: str, instance: Path, workers: int = WORKERS) -> Iterator[RaceServer]:
-    """gunicorn with ``workers`` sync worker processes on ``database_url`` (prepared first)."""
-    prepare_database(database_url)
+def running_server(database_url: str, instance: Path, workers: int = WORKERS,
+                   prepared: bool = False) -> Iterator[RaceServer]:
+    """gunicorn with ``workers`` sync worker processes on ``database_url`` (prepared first, unless
+    ``prepared`` says it holds the demo already)."""
+    if not prepared:
+        prepare_database(database_url)
     engine = make_engine(database_url)
     server = ServerProcess(database_url, instance, workers=workers, threads=1)
     server.start()
     try:
         yield RaceServer(server, database_url, engine)
     finally:
-        server.stop()
+        # killed, not stopped: nothing is checked after the last trial, and gunicorn's quick
+        # shutdown still takes its second
+        server.kill()
         engine.dispose()
 
 
