@@ -1,6 +1,6 @@
-"""The race harness: the production server (gunicorn, several worker processes) on its own
-database, organizers signed in as separate clients, forms fetched ahead, and requests released
-at the same instant by a barrier. The tests then read the database directly and check what must
+"""The race harness: the production server (gunicorn, several worker processes; passwords hashed
+cheaply) on its own database, organizers signed in as separate clients, forms fetched ahead, and
+requests released at the same instant by a barrier. The tests then read the database directly and check what must
 hold whatever order the requests were served in.
 
 API (used by the test modules):
@@ -38,6 +38,10 @@ from tests.system.faults.harness import Client, Reply, ServerProcess, sign_in
 
 DEMO_ACCOUNT = ("demo", "demo")
 WORKERS = 3
+#: the real app; the fault hooks stay off, and passwords are hashed cheaply (what races is never
+#: a password, and an argon2 sign-in costs half a second of the server's time)
+FACTORY = "tests.system.faults.fault_app:create_app()"
+CHEAP_HASH = "pbkdf2:sha256:1000"
 
 
 def trial_count() -> int:
@@ -55,7 +59,7 @@ def prepare_database(url: str) -> None:
     engine = make_engine(url)
     upgrade_database(engine)
     method = accounts.HASH_METHOD
-    accounts.HASH_METHOD = "pbkdf2:sha256:1000"
+    accounts.HASH_METHOD = CHEAP_HASH
     try:
         with Session(engine) as session:
             ensure_demo(session)
@@ -138,7 +142,8 @@ def running_server(database_url: str, instance: Path, workers: int = WORKERS,
     if not prepared:
         prepare_database(database_url)
     engine = make_engine(database_url)
-    server = ServerProcess(database_url, instance, workers=workers, threads=1)
+    server = ServerProcess(database_url, instance, factory=FACTORY, workers=workers, threads=1,
+                           env={"FAULT_HASH_METHOD": CHEAP_HASH})
     server.start()
     try:
         yield RaceServer(server, database_url, engine)
