@@ -16,6 +16,8 @@ API (used by the test modules):
 - :func:`run_trials`: ``RACE_TRIALS`` trials (default 50), each returning the broken invariants;
   fails with how many trials broke and the first messages.
 - :func:`result_problems` / :func:`audit_story`: the invariants of a table's result.
+- :func:`enter_result_here`, :func:`confirm_here`, :func:`confirm_seats_here`: a trial's starting
+  result set through the services in this process, where the set-up is not what races.
 """
 
 from __future__ import annotations
@@ -32,8 +34,12 @@ from typing import Any
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
+import organizer.club  # noqa: F401  # the club's receivers, as in the app, for enter_result_here
 from organizer.core.db import make_engine, normalise_url, upgrade_database
-from organizer.core.models import AuditEntry, Confirmation, Result, Seat
+from organizer.core.models import AuditEntry, Confirmation, Event, GameTable, Organizer, Result, Round, Seat
+from organizer.rounds import results
+from organizer.rounds import service as round_service
+from organizer.rounds.submission import SeatEntry, Submission
 from tests.system.faults.harness import Client, Reply, ServerProcess, sign_in
 
 DEMO_ACCOUNT = ("demo", "demo")
@@ -390,12 +396,57 @@ def figures(form: Form, salt: int) -> dict[str, str]:
     return changes
 
 
-def enter_fresh_result(client: Client, path: str, salt: int) -> None:
+def enter_result_here(session: Session, table_id: int, salt: int) -> None:
     """A first entry, or a correction: the table's result is entered, at a new version, with no
-    confirmation of it yet."""
-    form = correction_form(client, path)
-    reply = submit(client, form, **figures(form, salt))
-    assert reply.status in (200, 302), f"entering a result: {reply.status} {reply.text[:500]}"
+    confirmation of it yet. Through the results service in this process (the club's receivers
+    connected, as in the app), for a trial's starting state when the entry is not what races;
+    the totals are the ones :func:`figures` gives a form."""
+    session.expire_all()
+    table = session.get(GameTable, table_id)
+    assert table is not None
+    rnd = session.get(Round, table.round_id)
+    assert rnd is not None and rnd.id is not None
+    event = session.get(Event, rnd.event_id)
+    assert event is not None
+    view = round_service.tables_of(session, rnd.id, table.number)[0]
+    entries = [SeatEntry(s.seat.player_id or 0, 20 + (salt * 7 + index * 13) % 20, 3 + (salt + index) % 5)
+               for index, s in enumerate(view.seats)]
+    version = view.result.version if view.result is not None else 0
+    results.save_result(session, event, rnd, view, Submission("totals", entries), version, DEMO_ACCOUNT[0])
+
+
+def confirm_seats_here(session: Session, table_id: int, seat_ids: Sequence[int]) -> None:
+    """The demo organizer taps "confirm" for each of ``seat_ids`` at the table's current version,
+    through the results service in this process (a trial's starting state)."""
+    organizer = session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT[0])).one()
+    for seat_id in seat_ids:
+        session.expire_all()
+        table = session.get(GameTable, table_id)
+        assert table is not None
+        rnd = session.get(Round, table.round_id)
+        assert rnd is not None and rnd.id is not None
+        event = session.get(Event, rnd.event_id)
+        assert event is not None
+        view = round_service.tables_of(session, rnd.id, table.number)[0]
+        assert view.result is not None
+        results.confirm_by_seat(session, event, view, view.result, seat_id, view.result.version, organizer.id,
+                                organizer.name)
+
+
+def confirm_here(session: Session, table_id: int) -> None:
+    """The demo organizer confirms the table's result for the whole table, through the results
+    service in this process (a trial's starting state)."""
+    organizer = session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT[0])).one()
+    session.expire_all()
+    table = session.get(GameTable, table_id)
+    assert table is not None
+    rnd = session.get(Round, table.round_id)
+    assert rnd is not None and rnd.id is not None
+    event = session.get(Event, rnd.event_id)
+    assert event is not None
+    view = round_service.tables_of(session, rnd.id, table.number)[0]
+    assert view.result is not None
+    results.confirm_by_organizer(session, event, view, view.result, view.result.version, organizer.id, organizer.name)
 
 
 def awaits_confirmation(session: Session, table_id: int) -> bool:
