@@ -14,6 +14,9 @@ Set by environment variables (the fault tests start the server with them):
 - ``FAULT_CLOSE_RAISES`` (regex): closing the database session of a request to a matching path
   raises the error a PostgreSQL restart gives (the connection closed under the request), after
   the response is made.
+- ``FAULT_HASH_METHOD``: the method new password hashes are made with (and sign-ins rehash
+  to), e.g. werkzeug's ``pbkdf2:sha256:1000``: a suite whose subject is not passwords signs
+  in without argon2's half second of work per sign-in (the page tests' cheap hash).
 
 Nothing else differs from ``organizer.create_app``."""
 
@@ -79,6 +82,11 @@ def create_app() -> Flask:
         return engine
 
     organizer.core.db.make_engine = make_engine  # type: ignore[assignment]
+    hash_method = os.environ.get("FAULT_HASH_METHOD")
+    if hash_method:
+        from organizer.accounts import service as accounts
+
+        accounts.HASH_METHOD = hash_method
     app = create_real_app()
 
     close_raises = os.environ.get("FAULT_CLOSE_RAISES")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.system.faults.conftest import FAULT_FACTORY, TABLE, integrity, result_of, rows, signed_in, totals_form
-from tests.system.faults.harness import ServerProcess, demo_database
+from tests.system.faults.harness import ServerProcess
 from tests.system.security.walk import snapshot
 
 POINTS, SPECIES = [28, 22, 15, 11], [6, 5, 4, 4]
@@ -60,7 +60,7 @@ def _mount_tmpfs(target: Path, size_kb: int) -> bool:
 
 
 @pytest.fixture
-def full_disk(tmp_path: Path) -> Iterator[tuple[Path, Callable[[], None], Callable[[], None]]]:
+def full_disk(fault_demo_template: Path, tmp_path: Path) -> Iterator[tuple[Path, Callable[[], None], Callable[[], None]]]:
     """The demo database on a small filesystem of its own (a tmpfs, as root) that can be filled
     and emptied; without root, SQLite's max_page_count plays the full disk."""
     mount = tmp_path / "small"
@@ -68,7 +68,7 @@ def full_disk(tmp_path: Path) -> Iterator[tuple[Path, Callable[[], None], Callab
     folder = mount if mounted else tmp_path / "plain"
     folder.mkdir(exist_ok=True)
     database = folder / "organizer.sqlite3"
-    demo_database(database)
+    shutil.copy(fault_demo_template, database)
     filler = folder / "filler"
 
     def fill() -> None:

@@ -4,12 +4,13 @@ lock answered with the 503 page before gunicorn would kill the worker."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import time
 from pathlib import Path
 
 from tests.system.faults.conftest import FAULT_FACTORY
-from tests.system.faults.harness import Client, ServerProcess, demo_database
+from tests.system.faults.harness import Client, ServerProcess
 
 PRODUCTION = ["-c", "python:organizer.live_gunicorn", "--access-logfile", "-"]
 
@@ -21,12 +22,13 @@ def _player_token(database: Path) -> str:
     return str(token)
 
 
-def test_a_failing_rollback_after_the_response_never_becomes_a_bare_error(tmp_path: Path) -> None:
+def test_a_failing_rollback_after_the_response_never_becomes_a_bare_error(fault_demo_template: Path,
+                                                                          tmp_path: Path) -> None:
     """Every request's closing rollback raises as after a PostgreSQL restart: each finished page
     still arrives whole (the player's page, a sign-in), the failure is logged, and gunicorn's logs
     (access and error) never hold the player's token."""
     database = tmp_path / "organizer.sqlite3"
-    demo_database(database)
+    shutil.copy(fault_demo_template, database)
     token = _player_token(database)
     with ServerProcess(f"sqlite:///{database}", tmp_path / "instance", factory=FAULT_FACTORY, args=PRODUCTION,
                        workers=2, env={"FAULT_CLOSE_RAISES": "."}) as server:
@@ -45,12 +47,13 @@ def test_a_failing_rollback_after_the_response_never_becomes_a_bare_error(tmp_pa
     assert token not in log, "a player's token in the server's log"
 
 
-def test_a_lock_held_past_the_busy_timeout_gives_the_503_page_not_a_killed_worker(tmp_path: Path) -> None:
+def test_a_lock_held_past_the_busy_timeout_gives_the_503_page_not_a_killed_worker(fault_demo_template: Path,
+                                                                                   tmp_path: Path) -> None:
     """Another program holds the SQLite file for longer than the app waits: the request gets the
     app's own "busy, not saved" page within gunicorn's worker timeout (30 s, the production
     settings), and the worker lives on."""
     database = tmp_path / "organizer.sqlite3"
-    demo_database(database)
+    shutil.copy(fault_demo_template, database)
     with ServerProcess(f"sqlite:///{database}", tmp_path / "instance", args=PRODUCTION, workers=1,
                        timeout=30) as server:
         client = Client(server.url, timeout=60)

@@ -1,6 +1,6 @@
-"""The race harness: the production server (gunicorn, several worker processes) on its own
-database, organizers signed in as separate clients, forms fetched ahead, and requests released
-at the same instant by a barrier. The tests then read the database directly and check what must
+"""The race harness: the production server (gunicorn, several worker processes; passwords hashed
+cheaply) on its own database, organizers signed in as separate clients, forms fetched ahead, and
+requests released at the same instant by a barrier. The tests then read the database directly and check what must
 hold whatever order the requests were served in.
 
 API (used by the test modules):
@@ -16,6 +16,8 @@ API (used by the test modules):
 - :func:`run_trials`: ``RACE_TRIALS`` trials (default 50), each returning the broken invariants;
   fails with how many trials broke and the first messages.
 - :func:`result_problems` / :func:`audit_story`: the invariants of a table's result.
+- :func:`enter_result_here`, :func:`confirm_here`, :func:`confirm_seats_here`: a trial's starting
+  result set through the services in this process, where the set-up is not what races.
 """
 
 from __future__ import annotations
@@ -32,12 +34,20 @@ from typing import Any
 from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
+import organizer.club  # noqa: F401  # the club's receivers, as in the app, for enter_result_here
 from organizer.core.db import make_engine, normalise_url, upgrade_database
-from organizer.core.models import AuditEntry, Confirmation, Result, Seat
+from organizer.core.models import AuditEntry, Confirmation, Event, GameTable, Organizer, Result, Round, Seat
+from organizer.rounds import results
+from organizer.rounds import service as round_service
+from organizer.rounds.submission import SeatEntry, Submission
 from tests.system.faults.harness import Client, Reply, ServerProcess, sign_in
 
 DEMO_ACCOUNT = ("demo", "demo")
 WORKERS = 3
+#: the real app; the fault hooks stay off, and passwords are hashed cheaply (what races is never
+#: a password, and an argon2 sign-in costs half a second of the server's time)
+FACTORY = "tests.system.faults.fault_app:create_app()"
+CHEAP_HASH = "pbkdf2:sha256:1000"
 
 
 def trial_count() -> int:
@@ -55,7 +65,7 @@ def prepare_database(url: str) -> None:
     engine = make_engine(url)
     upgrade_database(engine)
     method = accounts.HASH_METHOD
-    accounts.HASH_METHOD = "pbkdf2:sha256:1000"
+    accounts.HASH_METHOD = CHEAP_HASH
     try:
         with Session(engine) as session:
             ensure_demo(session)
@@ -131,16 +141,22 @@ class RaceServer:
 
 
 @contextmanager
-def running_server(database_url: str, instance: Path, workers: int = WORKERS) -> Iterator[RaceServer]:
-    """gunicorn with ``workers`` sync worker processes on ``database_url`` (prepared first)."""
-    prepare_database(database_url)
+def running_server(database_url: str, instance: Path, workers: int = WORKERS,
+                   prepared: bool = False) -> Iterator[RaceServer]:
+    """gunicorn with ``workers`` sync worker processes on ``database_url`` (prepared first, unless
+    ``prepared`` says it holds the demo already)."""
+    if not prepared:
+        prepare_database(database_url)
     engine = make_engine(database_url)
-    server = ServerProcess(database_url, instance, workers=workers, threads=1)
+    server = ServerProcess(database_url, instance, factory=FACTORY, workers=workers, threads=1,
+                           env={"FAULT_HASH_METHOD": CHEAP_HASH})
     server.start()
     try:
         yield RaceServer(server, database_url, engine)
     finally:
-        server.stop()
+        # killed, not stopped: nothing is checked after the last trial, and gunicorn's quick
+        # shutdown still takes its second
+        server.kill()
         engine.dispose()
 
 
@@ -386,6 +402,58 @@ def enter_fresh_result(client: Client, path: str, salt: int) -> None:
     form = correction_form(client, path)
     reply = submit(client, form, **figures(form, salt))
     assert reply.status in (200, 302), f"entering a result: {reply.status} {reply.text[:500]}"
+
+
+def enter_result_here(session: Session, table_id: int, salt: int) -> None:
+    """What :func:`enter_fresh_result` does through the page, through the results service in this
+    process (the club's receivers connected, as in the app): for a trial's starting state when
+    the entry is not what races. The totals are the ones :func:`figures` gives a form."""
+    session.expire_all()
+    table = session.get(GameTable, table_id)
+    assert table is not None
+    rnd = session.get(Round, table.round_id)
+    assert rnd is not None and rnd.id is not None
+    event = session.get(Event, rnd.event_id)
+    assert event is not None
+    view = round_service.tables_of(session, rnd.id, table.number)[0]
+    entries = [SeatEntry(s.seat.player_id or 0, 20 + (salt * 7 + index * 13) % 20, 3 + (salt + index) % 5)
+               for index, s in enumerate(view.seats)]
+    version = view.result.version if view.result is not None else 0
+    results.save_result(session, event, rnd, view, Submission("totals", entries), version, DEMO_ACCOUNT[0])
+
+
+def confirm_seats_here(session: Session, table_id: int, seat_ids: Sequence[int]) -> None:
+    """The demo organizer taps "confirm" for each of ``seat_ids`` at the table's current version,
+    through the results service in this process (a trial's starting state)."""
+    organizer = session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT[0])).one()
+    for seat_id in seat_ids:
+        session.expire_all()
+        table = session.get(GameTable, table_id)
+        assert table is not None
+        rnd = session.get(Round, table.round_id)
+        assert rnd is not None and rnd.id is not None
+        event = session.get(Event, rnd.event_id)
+        assert event is not None
+        view = round_service.tables_of(session, rnd.id, table.number)[0]
+        assert view.result is not None
+        results.confirm_by_seat(session, event, view, view.result, seat_id, view.result.version, organizer.id,
+                                organizer.name)
+
+
+def confirm_here(session: Session, table_id: int) -> None:
+    """The demo organizer confirms the table's result for the whole table, through the results
+    service in this process (a trial's starting state)."""
+    organizer = session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT[0])).one()
+    session.expire_all()
+    table = session.get(GameTable, table_id)
+    assert table is not None
+    rnd = session.get(Round, table.round_id)
+    assert rnd is not None and rnd.id is not None
+    event = session.get(Event, rnd.event_id)
+    assert event is not None
+    view = round_service.tables_of(session, rnd.id, table.number)[0]
+    assert view.result is not None
+    results.confirm_by_organizer(session, event, view, view.result, view.result.version, organizer.id, organizer.name)
 
 
 def awaits_confirmation(session: Session, table_id: int) -> bool:

@@ -5,23 +5,28 @@ is lost under the other. Reproduces "a rating misses a result settled at the sam
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+
 import pytest
 from sqlmodel import Session, col, select
 
 import organizer.club  # noqa: F401  # the club's receivers, as in the app
-from organizer.club import ratings
-from organizer.core.models import GameTable, RatingPoint, Result, Round
+from organizer.club import ratings, receivers
+from organizer.core import signals
+from organizer.core.models import Event, GameTable, RatingPoint, Result, Round
+from organizer.rounds import results
+from organizer.rounds import service as rounds
+from organizer.rounds.submission import SeatEntry, Submission
 from tests.system.faults.harness import Client
 from tests.system.races.harness import (
     DEMO_EVENT,
     RaceServer,
-    enter_fresh_result,
     fetch_form,
     run_trials,
     server_errors,
     simultaneously,
     submit,
-    table_path,
 )
 
 
@@ -38,17 +43,58 @@ def two_events(race_server: RaceServer) -> tuple[int, int]:
     return race_server.import_event(export), race_server.import_event(export)
 
 
-def _settle_round_one(race_server: RaceServer, session: Session, event_id: int, salt: int) -> None:
-    """Round 1 reopened if closed, every table given new figures and confirmed: ready to close."""
-    admin = race_server.admin
+@contextmanager
+def _one_replay(session: Session, event_id: int) -> Iterator[Callable[[], None]]:
+    """While a reopened round's results change, the ratings' replay each change asks for is
+    held back and made once at the end. Each replay runs from the event on and reads nothing
+    an earlier one wrote, so when every change asked for one (checked), the last alone decides
+    what is stored: one replay leaves what six leave. The league figures, which decide whether
+    a change asks, are stored at every change as in the app. The caller calls the function it
+    is given after every change."""
+    asked: list[int] = []
+    changes = [0]
+
+    def hold(_sender: object, **_values: object) -> int:
+        asked.append(changes[0])
+        return 0
+
+    def changed() -> None:
+        changes[0] += 1
+
+    signals.results_settled.disconnect(receivers.follow_ratings)
+    signals.results_settled.connect(hold)
+    try:
+        yield changed
+    finally:
+        signals.results_settled.disconnect(hold)
+        signals.results_settled.connect(receivers.follow_ratings)
+    assert asked == list(range(changes[0])), f"changes {changes[0]}, replays asked after {asked}"
+    ratings.follow_quietly(session, [event_id])
+
+
+def _settle_round_one(session: Session, event_id: int, salt: int) -> None:
+    """Round 1 reopened if closed, every table given new figures and confirmed: ready to close.
+    Through the services in this process (the club's receivers are connected here as in the
+    app), not the pages: only the two closes race, and what they read is the same."""
     session.expire_all()
-    rnd = session.exec(select(Round).where(Round.event_id == event_id, Round.number == 1)).one()
-    if rnd.status == "finished":
-        assert submit(admin, fetch_form(admin, f"/events/{event_id}/rounds/1", "/reopen")).status == 302
-    for table in session.exec(select(GameTable).where(GameTable.round_id == rnd.id).order_by(col(GameTable.number))):
-        path = table_path(event_id, 1, table.number)
-        enter_fresh_result(admin, path, salt + table.number)
-        assert submit(admin, fetch_form(admin, path, "/confirm", seat="organizer")).status == 200
+    event = session.get(Event, event_id)
+    rnd = rounds.get_round(session, event_id, 1)
+    assert event is not None and rnd is not None and rnd.id is not None
+    reopened = rnd.status == "finished"
+    if reopened:
+        rounds.reopen_round(session, event, rnd, "race")
+    with _one_replay(session, event_id) if reopened else nullcontext(lambda: None) as changed:
+        for view in rounds.tables_of(session, rnd.id):
+            entries = [SeatEntry(s.seat.player_id or 0, 20 + ((salt + view.table.number) * 7 + index * 13) % 20,
+                                 3 + (salt + view.table.number + index) % 5)
+                       for index, s in enumerate(view.seats)]
+            version = view.result.version if view.result is not None else 0
+            results.save_result(session, event, rnd, view, Submission("totals", entries), version, "race")
+            changed()
+            view = rounds.tables_of(session, rnd.id, view.table.number)[0]
+            assert view.result is not None
+            results.confirm_by_organizer(session, event, view, view.result, view.result.version, None, "race")
+            changed()
 
 
 def _stored(session: Session) -> dict[tuple[int, int], tuple[float, float, int]]:
@@ -66,8 +112,8 @@ def test_two_rounds_closed_at_once_leave_the_ratings_a_full_replay_gives(
         with race_server.session() as session:
             # new figures at the earlier event every trial: the later one's replay must start
             # from them
-            _settle_round_one(race_server, session, one, index)
-            _settle_round_one(race_server, session, two, 1000 + index)
+            _settle_round_one(session, one, index)
+            _settle_round_one(session, two, 1000 + index)
         close_one = fetch_form(first, f"/events/{one}/rounds/1", "/close")
         close_two = fetch_form(second, f"/events/{two}/rounds/1", "/close")
         replies = simultaneously(lambda: submit(first, close_one), lambda: submit(second, close_two))

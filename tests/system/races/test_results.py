@@ -26,8 +26,9 @@ from tests.system.races.harness import (
     DEMO_EVENT,
     RaceServer,
     awaits_confirmation,
+    confirm_seats_here,
     correction_form,
-    enter_fresh_result,
+    enter_result_here,
     fetch_form,
     figures,
     result_of_table,
@@ -40,7 +41,6 @@ from tests.system.races.harness import (
     table_path,
 )
 
-HX = {"HX-Request": "true"}  # the tablet's tap: only the result part of the page comes back
 TABLE = 2  # the demo's table 2: a result entered, waiting for confirmation
 
 
@@ -97,8 +97,8 @@ def _race_with_correction(race_server: RaceServer, devices: tuple[Client, Client
         table.for_trial(index)
         with race_server.session() as session:
             fresh = awaits_confirmation(session, table.id)
-        if not fresh:  # a correction that won its race leaves just that: skip a request
-            enter_fresh_result(race_server.admin, table.path, index)
+            if not fresh:  # a correction that won its race leaves just that
+                enter_result_here(session, table.id, index)
         if before is not None:
             before(index)
         with race_server.session() as session:
@@ -145,10 +145,7 @@ def test_last_player_confirmation_racing_a_correction(race_server: RaceServer, d
                                                       table: Table) -> None:
     def all_but_the_last_seat(_index: int) -> None:
         with race_server.session() as session:
-            seats = seat_ids_of(session, table.id)
-        for seat in seats[:-1]:
-            form = fetch_form(race_server.admin, table.path, "/confirm", seat=str(seat))
-            assert submit(race_server.admin, form, headers=HX).status == 200
+            confirm_seats_here(session, table.id, seat_ids_of(session, table.id)[:-1])
 
     def last_seat(client: Client, version: int) -> Callable[[], Reply]:
         with race_server.session() as session:
@@ -168,12 +165,10 @@ def test_last_two_players_confirming_together(race_server: RaceServer, devices: 
 
     def trial(index: int) -> list[str]:
         table.for_trial(index)
-        enter_fresh_result(race_server.admin, table.path, index)
         with race_server.session() as session:
+            enter_result_here(session, table.id, index)
             seats = seat_ids_of(session, table.id)
-        for seat in seats[:-2]:
-            form = fetch_form(race_server.admin, table.path, "/confirm", seat=str(seat))
-            assert submit(race_server.admin, form, headers=HX).status == 200
+            confirm_seats_here(session, table.id, seats[:-2])
         taps = [fetch_form(client, table.path, "/confirm", seat=str(seat))
                 for client, seat in zip(devices, seats[-2:], strict=True)]
         replies = simultaneously(lambda: submit(first, taps[0]), lambda: submit(second, taps[1]))

@@ -17,13 +17,16 @@ from typing import Any
 import pytest
 from sqlmodel import Session, col, select
 
-from organizer.core.models import AuditEntry, GameTable, Player, Result, Round, Seat
+from organizer.core.models import AuditEntry, Event, GameTable, Player, Result, Round, Seat
+from organizer.rounds import service as round_service
 from tests.system.faults.harness import Client
 from tests.system.races.harness import (
+    DEMO_ACCOUNT,
     DEMO_EVENT,
     RaceServer,
+    confirm_here,
     correction_form,
-    enter_fresh_result,
+    enter_result_here,
     fetch_form,
     figures,
     result_problems,
@@ -59,17 +62,16 @@ def _tables(session: Session, round_id: int) -> list[GameTable]:
 
 # -- closing a round while a result is corrected --------------------------------------------------
 
-def _confirm_all(race_server: RaceServer, session: Session, round_id: int) -> None:
-    """Every table of the round has a result confirmed by the organizer (through its page)."""
-    admin = race_server.admin
+def _confirm_all(session: Session, round_id: int) -> None:
+    """Every table of the round has a result confirmed by the organizer (through the results
+    service in this process: the set-up, not the race)."""
     for table in _tables(session, round_id):
-        path = table_path(DEMO_EVENT, 1, table.number)
+        assert table.id is not None
         result = session.exec(select(Result).where(Result.table_id == table.id)).first()
         if result is None:
-            enter_fresh_result(admin, path, table.number)
+            enter_result_here(session, table.id, table.number)
         if result is None or result.status != "confirmed":
-            form = fetch_form(admin, path, "/confirm", seat="organizer")
-            assert submit(admin, form).status == 200
+            confirm_here(session, table.id)
 
 
 def test_closing_a_round_racing_a_correction(race_server: RaceServer, devices: tuple[Client, Client]) -> None:
@@ -81,9 +83,10 @@ def test_closing_a_round_racing_a_correction(race_server: RaceServer, devices: t
             rnd = _rounds(session, DEMO_EVENT)[0]
             assert rnd.id is not None
             if rnd.status == "finished":
-                form = fetch_form(race_server.admin, round_path, "/reopen")
-                assert submit(race_server.admin, form).status == 302
-            _confirm_all(race_server, session, rnd.id)
+                event = session.get(Event, DEMO_EVENT)
+                assert event is not None
+                round_service.reopen_round(session, event, rnd, DEMO_ACCOUNT[0])
+            _confirm_all(session, rnd.id)
             table_ids = {t.number: t.id for t in _tables(session, rnd.id)}
         number = 1 + index % len(table_ids)
         close = fetch_form(closer, round_path, "/close")

@@ -20,7 +20,7 @@ from tests.system.races.harness import (
     DEMO_EVENT,
     Form,
     RaceServer,
-    enter_fresh_result,
+    enter_result_here,
     fetch_form,
     result_of_table,
     result_problems,
@@ -88,8 +88,8 @@ def test_players_correction_racing_the_organizers_confirmation(race_server: Race
 
     def trial(index: int) -> list[str]:
         copy.for_trial(index)
-        enter_fresh_result(race_server.admin, copy.path, index)
         with race_server.session() as session:
+            enter_result_here(session, copy.table_id, index)
             result = result_of_table(session, copy.table_id)
             assert result is not None and result.status == "entered"
             seen, before = result.version, [s["points"] for s in result.seats]
