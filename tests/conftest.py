@@ -1,6 +1,6 @@
 """What every test shares: the tiers' markers, a temporary instance folder for every app a test
-builds (nothing is written into the checkout), and one PostgreSQL schema per pytest-xdist worker
-so the workers never empty each other's tables."""
+builds (nothing is written into the checkout), and one PostgreSQL database per pytest-xdist worker
+so the workers never empty each other's tables nor hear each other's notifications."""
 
 from __future__ import annotations
 
@@ -25,21 +25,36 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(_LongSuitesFirst(), "long-suites-first")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     base = os.environ.get("TEST_DATABASE_URL")
-    if worker and base and "search_path" not in base:
+    if worker and base and not os.environ.get("TEST_DATABASE_WORKER"):
         os.environ["TEST_DATABASE_URL"] = worker_database_url(base, worker)
+        os.environ["TEST_DATABASE_WORKER"] = worker
 
 
 def worker_database_url(base: str, worker: str) -> str:
-    """The test database's URL with connections in the worker's own schema (created here once)."""
+    """The URL of the worker's own database beside the test database (created here once).
+
+    A database, not a schema: PostgreSQL sends a notification to every listener of the database,
+    and the live tables' listeners (organizer/live/push.py) of one worker would hear the other
+    worker's tables and events, numbered from 1 in both. A role that may not create databases
+    gets a schema of the worker's own instead (then a stream test may hear the other worker)."""
     from sqlalchemy import text
+    from sqlalchemy.exc import ProgrammingError
 
     from organizer.core.db import make_engine, normalise_url
 
-    schema = "worker_" + re.sub(r"\W", "", worker)
+    suffix = re.sub(r"\W", "", worker)
     engine = make_engine(normalise_url(base))
-    with engine.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
-    url = engine.url.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    name = f"{engine.url.database}_{suffix}"
+    try:
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            if connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}).first() is None:
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+        url = engine.url.set(database=name).render_as_string(hide_password=False)
+    except ProgrammingError:
+        schema = f"worker_{suffix}"
+        with engine.begin() as connection:
+            connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+        url = engine.url.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
     engine.dispose()
     return url
 
