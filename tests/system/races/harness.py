@@ -404,10 +404,8 @@ def enter_fresh_result(client: Client, path: str, salt: int) -> None:
     assert reply.status in (200, 302), f"entering a result: {reply.status} {reply.text[:500]}"
 
 
-def enter_result_here(session: Session, table_id: int, salt: int) -> None:
-    """What :func:`enter_fresh_result` does through the page, through the results service in this
-    process (the club's receivers connected, as in the app): for a trial's starting state when
-    the entry is not what races. The totals are the ones :func:`figures` gives a form."""
+def _table_here(session: Session, table_id: int) -> tuple[Event, Round, round_service.TableSeating]:
+    """The table's event, round and view as the results service takes them, read afresh."""
     session.expire_all()
     table = session.get(GameTable, table_id)
     assert table is not None
@@ -415,7 +413,18 @@ def enter_result_here(session: Session, table_id: int, salt: int) -> None:
     assert rnd is not None and rnd.id is not None
     event = session.get(Event, rnd.event_id)
     assert event is not None
-    view = round_service.tables_of(session, rnd.id, table.number)[0]
+    return event, rnd, round_service.tables_of(session, rnd.id, table.number)[0]
+
+
+def _demo_organizer(session: Session) -> Organizer:
+    return session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT[0])).one()
+
+
+def enter_result_here(session: Session, table_id: int, salt: int) -> None:
+    """What :func:`enter_fresh_result` does through the page, through the results service in this
+    process (the club's receivers connected, as in the app): for a trial's starting state when
+    the entry is not what races. The totals are the ones :func:`figures` gives a form."""
+    event, rnd, view = _table_here(session, table_id)
     entries = [SeatEntry(s.seat.player_id or 0, 20 + (salt * 7 + index * 13) % 20, 3 + (salt + index) % 5)
                for index, s in enumerate(view.seats)]
     version = view.result.version if view.result is not None else 0
@@ -425,16 +434,9 @@ def enter_result_here(session: Session, table_id: int, salt: int) -> None:
 def confirm_seats_here(session: Session, table_id: int, seat_ids: Sequence[int]) -> None:
     """The demo organizer taps "confirm" for each of ``seat_ids`` at the table's current version,
     through the results service in this process (a trial's starting state)."""
-    organizer = session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT[0])).one()
+    organizer = _demo_organizer(session)
     for seat_id in seat_ids:
-        session.expire_all()
-        table = session.get(GameTable, table_id)
-        assert table is not None
-        rnd = session.get(Round, table.round_id)
-        assert rnd is not None and rnd.id is not None
-        event = session.get(Event, rnd.event_id)
-        assert event is not None
-        view = round_service.tables_of(session, rnd.id, table.number)[0]
+        event, _rnd, view = _table_here(session, table_id)
         assert view.result is not None
         results.confirm_by_seat(session, event, view, view.result, seat_id, view.result.version, organizer.id,
                                 organizer.name)
@@ -443,15 +445,8 @@ def confirm_seats_here(session: Session, table_id: int, seat_ids: Sequence[int])
 def confirm_here(session: Session, table_id: int) -> None:
     """The demo organizer confirms the table's result for the whole table, through the results
     service in this process (a trial's starting state)."""
-    organizer = session.exec(select(Organizer).where(Organizer.name == DEMO_ACCOUNT[0])).one()
-    session.expire_all()
-    table = session.get(GameTable, table_id)
-    assert table is not None
-    rnd = session.get(Round, table.round_id)
-    assert rnd is not None and rnd.id is not None
-    event = session.get(Event, rnd.event_id)
-    assert event is not None
-    view = round_service.tables_of(session, rnd.id, table.number)[0]
+    organizer = _demo_organizer(session)
+    event, _rnd, view = _table_here(session, table_id)
     assert view.result is not None
     results.confirm_by_organizer(session, event, view, view.result, view.result.version, organizer.id, organizer.name)
 
