@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 from organizer import PROJECT_ROOT
 from organizer.core.db import make_engine
 from organizer.core.models import GameTable, Player, Round
-from tests.system.faults.harness import Client, free_port, sign_in
+from tests.system.faults.harness import Client, add_demo, free_port, sign_in
 from tests.system.races.harness import (
     DEMO_ACCOUNT,
     DEMO_EVENT,
@@ -34,7 +34,6 @@ from tests.system.races.harness import (
     fetch_form,
     form_for,
     postgres_schema,
-    prepare_database,
     result_of_table,
     result_problems,
     seat_ids_of,
@@ -94,7 +93,7 @@ def _wait_for(url: str, processes: list[subprocess.Popen[bytes]], logs: list[Pat
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     work = tmp_path_factory.mktemp("two-servers")
     with postgres_schema(os.environ["TEST_DATABASE_URL"], "two_servers") as database_url:
-        prepare_database(database_url)  # the demo event and the account demo / demo
+        add_demo(database_url)  # the demo event and the account demo / demo
         instances = (work / "instance-a", work / "instance-b")
         ports = (free_port(), free_port())
         proxied = (free_port(), free_port(), free_port())

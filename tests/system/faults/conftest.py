@@ -13,12 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.system.faults.harness import Client, Reply, ServerProcess, demo_database, sign_in
+from tests.system.faults.harness import CHEAP_HASH, Client, Reply, ServerProcess, demo_database, sign_in
 
 FAULT_FACTORY = "tests.system.faults.fault_app:create_app()"
-#: what the demo's password is hashed with, and what a sign-in keeps it in: the crashes are the
-#: subject here, not the password, whose argon2 check is half a second of the server's time
-CHEAP_HASH = "pbkdf2:sha256:1000"
 TABLE = "/events/1/rounds/1/tables/{}"
 
 

@@ -189,30 +189,39 @@ class Client:
         return self.request("POST", path, data=data, **kwargs)
 
 
-def demo_database(path: Path, cheap_hash: bool = True) -> str:
-    """A migrated SQLite file holding the demo event (12 players, round 1 published, table 1
-    confirmed, table 2 entered, table 3 still playing) and the account demo / demo.
+#: a fast password hash for the suites whose subject is not passwords (the server checks whatever
+#: method the stored hash names, and an argon2 check is half a second of its time)
+CHEAP_HASH = "pbkdf2:sha256:1000"
 
-    ``cheap_hash``: the demo password is hashed with a fast method, so signing in costs the
-    tests nothing (the server checks whatever method the stored hash names)."""
+
+def add_demo(url: str, cheap_hash: bool = True) -> None:
+    """Migrate the database at ``url`` and add the demo event (12 players, round 1 published,
+    table 1 confirmed, table 2 entered, table 3 still playing) and the account demo / demo, as
+    ``flask --app organizer demo`` does; ``cheap_hash``: its password hashed with
+    :data:`CHEAP_HASH`, so signing in costs the tests nothing."""
     from sqlmodel import Session
 
     from organizer.accounts import service as accounts
     from organizer.core.db import make_engine, upgrade_database
     from organizer.demo import ensure_demo
 
-    url = f"sqlite:///{path}"
     engine = make_engine(url)
     upgrade_database(engine)
     method = accounts.HASH_METHOD
     if cheap_hash:
-        accounts.HASH_METHOD = "pbkdf2:sha256:1000"
+        accounts.HASH_METHOD = CHEAP_HASH
     try:
         with Session(engine) as session:
             ensure_demo(session)
     finally:
         accounts.HASH_METHOD = method
-    engine.dispose()
+        engine.dispose()
+
+
+def demo_database(path: Path, cheap_hash: bool = True) -> str:
+    """A migrated SQLite file at ``path`` holding the demo (:func:`add_demo`); its URL."""
+    url = f"sqlite:///{path}"
+    add_demo(url, cheap_hash)
     return url
 
 

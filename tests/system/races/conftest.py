@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.system.races.harness import RaceServer, postgres_schema, prepare_database, running_server
+from tests.system.faults.harness import add_demo
+from tests.system.races.harness import RaceServer, postgres_schema, running_server
 
 _BACKENDS = [pytest.param("sqlite", id="sqlite")]
 if os.environ.get("TEST_DATABASE_URL"):
@@ -35,10 +36,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def race_demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The migrated demo database, made once: each module's server starts on a copy of the file."""
     path = tmp_path_factory.mktemp("races-template") / "organizer.sqlite3"
-    prepare_database(f"sqlite:///{path}")
+    add_demo(f"sqlite:///{path}")
     return path
 
 
@@ -49,7 +50,7 @@ def race_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
     with ExitStack() as stack:
         if request.param == "sqlite":
             database = folder / "organizer.sqlite3"
-            shutil.copy(request.getfixturevalue("sqlite_template"), database)
+            shutil.copy(request.getfixturevalue("race_demo_template"), database)
             url = f"sqlite:///{database}"
         else:
             # a module's tests may run on several pytest-xdist workers at once, each with a server

@@ -35,19 +35,18 @@ from sqlalchemy import Engine, text
 from sqlmodel import Session, col, select
 
 import organizer.club  # noqa: F401  # the club's receivers, as in the app, for enter_result_here
-from organizer.core.db import make_engine, normalise_url, upgrade_database
+from organizer.core.db import make_engine, normalise_url
 from organizer.core.models import AuditEntry, Confirmation, Event, GameTable, Organizer, Result, Round, Seat
 from organizer.rounds import results
 from organizer.rounds import service as round_service
 from organizer.rounds.submission import SeatEntry, Submission
-from tests.system.faults.harness import Client, Reply, ServerProcess, sign_in
+from tests.system.faults.harness import CHEAP_HASH, Client, Reply, ServerProcess, add_demo, sign_in
 
 DEMO_ACCOUNT = ("demo", "demo")
 WORKERS = 3
 #: the real app; the fault hooks stay off, and passwords are hashed cheaply (what races is never
 #: a password, and an argon2 sign-in costs half a second of the server's time)
 FACTORY = "tests.system.faults.fault_app:create_app()"
-CHEAP_HASH = "pbkdf2:sha256:1000"
 
 
 def trial_count() -> int:
@@ -55,24 +54,6 @@ def trial_count() -> int:
 
 
 # -- databases ------------------------------------------------------------------------------------
-
-def prepare_database(url: str) -> None:
-    """Migrate and add the demo event and account (as ``flask --app organizer demo`` does), with
-    a cheap password hash so signing in several clients costs nothing."""
-    from organizer.accounts import service as accounts
-    from organizer.demo import ensure_demo
-
-    engine = make_engine(url)
-    upgrade_database(engine)
-    method = accounts.HASH_METHOD
-    accounts.HASH_METHOD = CHEAP_HASH
-    try:
-        with Session(engine) as session:
-            ensure_demo(session)
-    finally:
-        accounts.HASH_METHOD = method
-        engine.dispose()
-
 
 @contextmanager
 def postgres_schema(base_url: str, name: str) -> Iterator[str]:
@@ -146,7 +127,7 @@ def running_server(database_url: str, instance: Path, workers: int = WORKERS,
     """gunicorn with ``workers`` sync worker processes on ``database_url`` (prepared first, unless
     ``prepared`` says it holds the demo already)."""
     if not prepared:
-        prepare_database(database_url)
+        add_demo(database_url)
     engine = make_engine(database_url)
     server = ServerProcess(database_url, instance, factory=FACTORY, workers=workers, threads=1,
                            env={"FAULT_HASH_METHOD": CHEAP_HASH})
