@@ -199,7 +199,7 @@ def test_the_reveal_reaches_the_other_phones_by_their_streams(tmp_path: Path, ne
         revealed = versioned_state(table)[0]
         for phone in phones:
             phone.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) >= {revealed}",
-                                    timeout=2000)
+                                    timeout=5000)  # the timed polls are cut off: only the stream can bring it
             assert "Your choice is awaited" in phone.locator("#live").inner_text()
         before = list(timed_polls)
         phones[0].wait_for_timeout(6000)
