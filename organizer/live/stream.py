@@ -87,9 +87,14 @@ def _follow(board: VersionBoard, gate_of: Callable[[Notifier], threading.Event],
             shown, said_at = mark, time.monotonic()
             yield message(mark)
         if not told or gate is None:
-            # nothing tells this process of changes: a comment, which the page does not count
-            # as a sign of life, so its poll goes on at its own pace and does the work
-            time.sleep(HEARTBEAT_SECONDS)
+            # nothing tells this process of changes yet: a comment, which the page does not count
+            # as a sign of life, so its poll goes on at its own pace and does the work. A notifier
+            # still connecting (a process just started, every phone's stream opened again) opens
+            # every gate once it listens, and the stream is told from then on.
+            if gate is not None:
+                gate.wait(HEARTBEAT_SECONDS)
+            else:
+                time.sleep(HEARTBEAT_SECONDS)
             yield b": still here\n\n"
         else:
             gate.wait(max(0.0, said_at + HEARTBEAT_SECONDS - time.monotonic()))

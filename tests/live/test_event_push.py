@@ -259,3 +259,22 @@ def test_a_stream_woken_by_changes_that_leave_its_mark_still_says_it_is_alive(
         other.dispose()
     assert said and set(said) == {first}
     assert len(said) >= 3, said  # every HEARTBEAT_SECONDS (0.5 s here), however often it was woken
+
+
+def test_a_stream_opened_while_its_process_connects_is_told_once_it_listens(
+        app: Flask, signed_in: FlaskClient, session: Session, event: Event, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restarted server: every phone opens its stream again before the process listens."""
+    monkeypatch.setattr(stream, "HEARTBEAT_SECONDS", 5.0)  # as served: a stream told nothing waits this long
+    seated_event(signed_in, session, event)
+    phone = app.test_client()
+    notifier = connected_notifier(app)
+    notifier._reset(False)  # as while its listening connection is opened
+    chunks = _open(phone, f"/e/{event.public_code}/events")
+    first = _next_mark(chunks, 5)[0]
+    time.sleep(0.2)  # the stream waits, told of nothing
+    notifier._reset(True)  # listening: every change from now on is heard
+    time.sleep(0.1)
+    assert signed_in.post(f"/events/{event.id}/rounds/1/tables/1/result", data=_result_form(session)).status_code == 302
+    sent = time.monotonic()  # the change is committed once its request is answered
+    _next_mark(chunks, 1.0, other_than=first)
+    assert time.monotonic() - sent < 1.0
