@@ -64,10 +64,15 @@ def claim(session: Session, key: str, limit: int, window_seconds: float, now: da
         if counted.rowcount == 1:  # type: ignore[attr-defined]
             session.commit()
             return Claim(True)
-        started = session.execute(select(col(RateWindow.started_at)).where(key_is)).scalar_one_or_none()
-        if started is not None:
+        found = session.execute(select(col(RateWindow.started_at), col(RateWindow.used)).where(key_is)).first()
+        if found is not None:
+            if _aware(found[0]) > now - window and found[1] >= limit:
+                session.commit()
+                return _refused(_aware(found[0]) + window, now, window)
+            # the row was made (or its window started again) by another process between the two
+            # updates and this read: they are tried again on the row as it is now
             session.commit()
-            return _refused(_aware(started) + window, now, window)
+            continue
         if limit < 1:
             session.commit()
             return _refused(now + window, now, window)
