@@ -15,6 +15,10 @@ from flask import Flask
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 from jinja2.environment import Environment
+from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy.util import LRUCache
 from werkzeug.routing.rules import Rule
 
 #: the fixtures of the organizer's tests (an app on SQLite and PostgreSQL, a session, a signed-in
@@ -129,6 +133,34 @@ def _shared_builder(self: Rule, append_unknown: bool = True) -> Any:
 
 
 Rule._compile_builder = _shared_builder  # type: ignore[method-assign]
+
+
+_STATEMENTS = LRUCache(5000)
+
+
+def _same_dialect(self: Dialect, other: object) -> bool:
+    return type(other) is type(self) and getattr(other, "server_version_info", None) == self.server_version_info
+
+
+def _dialect_kind(self: Dialect) -> int:
+    return hash(type(self))
+
+
+def _engine_with_shared_statements(self: Engine, *args: Any, **kwargs: Any) -> None:
+    """SQL statements compiled once per run: SQLAlchemy keeps compiled statements per engine
+    (keyed by its dialect), every test's app has an engine of its own, and compiling them again
+    was a sixth of a page test; one long-running server compiles each once. Dialects of one kind
+    and server version compile alike, so they count as one here."""
+    _create_engine_state(self, *args, **kwargs)
+    if self._compiled_cache is not None:
+        self._compiled_cache = _STATEMENTS
+
+
+_create_engine_state = Engine.__init__
+Engine.__init__ = _engine_with_shared_statements  # type: ignore[method-assign]
+for _dialect in (SQLiteDialect_pysqlite, PGDialect_psycopg):
+    _dialect.__eq__ = _same_dialect  # type: ignore[method-assign,assignment]
+    _dialect.__hash__ = _dialect_kind  # type: ignore[method-assign,assignment]
 
 
 @pytest.fixture(autouse=True)
