@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from flask import Flask
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 from jinja2.environment import Environment
+from sqlalchemy import event
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import Dialect, Engine
@@ -161,6 +163,15 @@ Engine.__init__ = _engine_with_shared_statements  # type: ignore[method-assign]
 for _dialect in (SQLiteDialect_pysqlite, PGDialect_psycopg):
     _dialect.__eq__ = _same_dialect  # type: ignore[method-assign,assignment]
     _dialect.__hash__ = _dialect_kind  # type: ignore[method-assign,assignment]
+
+
+@event.listens_for(Engine, "connect")
+def _no_sync_to_disk(dbapi_connection: Any, _record: Any) -> None:
+    """A test's SQLite file is thrown away with the test: a commit need not wait for the disk
+    (the test PostgreSQL cluster runs with fsync off for the same reason). Every other process
+    still sees each commit at once; only a crash of the machine would lose one."""
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        dbapi_connection.execute("PRAGMA synchronous=OFF")
 
 
 @pytest.fixture(autouse=True)
