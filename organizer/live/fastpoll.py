@@ -29,7 +29,7 @@ PUBLIC_PREFIX = "/e/"
 SUFFIX = "/changed"
 #: the only parameters of the public page's poll: its stamp, the "find your table" search (htmx
 #: sends the search field along; a search alone never changes what an unchanged stamp means) and
-#: the stamp its stream said (static/core/push.js; the stamp is read from the database anyway)
+#: the stamp its stream said (static/core/push.js; one this process has not heard of is read afresh)
 PUBLIC_PARAMETERS = frozenset({"since", "q", "pushed"})
 
 
@@ -92,7 +92,11 @@ class FastPoll:
         since = params.get("since", [""])[0]
         if not since:
             return None
-        current = board_for(self.app.extensions["db_engine"]).public_stamp(code)
+        board = board_for(self.app.extensions["db_engine"])
+        current = board.public_stamp(code)
+        pushed = params.get("pushed", [""])[0]
+        if current is not None and pushed and pushed != current:
+            current = board.public_stamp(code, fresh=True)  # told by a stream of a change not heard here yet
         if current is None:
             return None
         if current == since:

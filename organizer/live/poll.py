@@ -105,6 +105,8 @@ class VersionBoard:
         self.lock = threading.Lock()
         #: token -> seat id, table id, pick timer, when the timer was read
         self.tokens: dict[str, tuple[int, int, int | None, float]] = {}
+        #: a public page's code -> its event (checked against the event's mark at every use)
+        self.codes: dict[str, int] = {}
         self._notifier: push.Notifier | None = None
         self._pid = 0
 
@@ -181,13 +183,30 @@ class VersionBoard:
         if notifier is not None:
             notifier.learn(epoch, info.table_id, info.version, {seat_id: info.bot})
 
-    def public_stamp(self, code: str) -> str | None:
+    def public_stamp(self, code: str, fresh: bool = False) -> str | None:
         """The stamp of the public page ``/e/<code>`` (:func:`.public.stamp`), or None when no
-        event shows a page under that code."""
+        event shows a page under that code. While the notifier is current, the event's mark
+        answers (read once per change in this process: an unchanged poll reads no table);
+        ``fresh``: from the database whatever the notifier knows (a phone whose stream said a
+        stamp this process has not heard of yet asks so)."""
         if not code or len(code) > public.MAX_CODE:
             return None
+        notifier = self.notifier
+        event_id = self.codes.get(code)
+        if notifier is not None and event_id is not None and not fresh and notifier.current():
+            found: EventStamp | None = notifier.mark(("e", event_id), event_id,
+                                                     lambda: self._event_stamp(event_id), wait=False)
+            if found is not None and found.code == code and found.public_page:
+                return found.stamp
         rows = self._query(public.STAMP_BY_CODE, {"code": code})
-        return public.stamp_of(tuple(rows[0])) if rows else None
+        with self.lock:
+            if not rows:
+                self.codes.pop(code, None)
+                return None
+            if len(self.codes) >= MAX_TOKENS:
+                self.codes.clear()
+            self.codes[code] = int(rows[0][0])
+        return public.stamp_of(tuple(rows[0])[1:])
 
     # -- the marks of the pages that follow a whole event (organizer/live/stream.py) --------------
 

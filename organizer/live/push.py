@@ -182,9 +182,10 @@ class Notifier:
         reading the mark, so no change between the read and the wait is missed."""
         return self._mark(key, event_id).gate
 
-    def mark(self, key: MarkKey, event_id: int, read: Callable[[], Any]) -> Any:
+    def mark(self, key: MarkKey, event_id: int, read: Callable[[], Any], wait: bool = True) -> Any:
         """The mark ``key`` as ``read`` finds it in the database, read once per change in this
-        process however many streams ask (and no more often than every :data:`MARK_SECONDS`)."""
+        process however many streams ask (and, with ``wait``, no more often than every
+        :data:`MARK_SECONDS`: a poll, which a phone waits for, does not wait)."""
         mark = self._mark(key, event_id)
         with self.lock:
             if mark.known and self.healthy:
@@ -195,7 +196,7 @@ class Notifier:
                     return mark.value
                 generation = mark.generation
             pause = mark.read_at + MARK_SECONDS - time.monotonic()
-            if pause > 0:
+            if wait and pause > 0:
                 time.sleep(pause)
             value = read()
             with self.lock:

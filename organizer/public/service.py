@@ -94,9 +94,10 @@ _FIGURES = ", ".join(f"(SELECT {what} {where})" for what, where in (
 _STAMP = text(f"SELECT e.version, {_FIGURES} FROM event e WHERE e.id = :id")
 
 
-#: the same figures found by the page's code, for the poll answered before Flask
-#: (:mod:`organizer.live.fastpoll`): no row while the code is unknown or the page switched off
-STAMP_BY_CODE = text(_STAMP.text.replace("WHERE e.id = :id", "WHERE e.public_code = :code AND e.public_page"))
+#: the event's id and the same figures found by the page's code, for the poll answered before
+#: Flask (:mod:`organizer.live.fastpoll`): no row while the code is unknown or the page switched off
+STAMP_BY_CODE = text(_STAMP.text.replace("SELECT e.version", "SELECT e.id, e.version")
+                     .replace("WHERE e.id = :id", "WHERE e.public_code = :code AND e.public_page"))
 #: the event whose page ``/e/<code>`` is, and whose player holds the link ``/p/<token>``, for
 #: their streams (organizer/live/stream.py)
 EVENT_BY_CODE = text("SELECT id FROM event WHERE public_code = :code AND public_page")

@@ -7,17 +7,23 @@ instance folder."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event as sa_event
+from sqlalchemy import text
 from sqlmodel import Session
 
+from organizer.core.db import make_engine
 from organizer.core.models import Event
+from organizer.live import poll as live_poll
 from organizer.public import service as public_service
 from tests.fixtures.organizer import HX, add_players, create_event, make_app
+from tests.live.support import connected_notifier
 from tests.public.support import assert_no_secrets, report_form, seated_event, secrets_of, set_players_side, table_players
 
 STAMP = re.compile(r"changed\?since=([0-9a-f]+)")
@@ -225,3 +231,36 @@ def test_a_fragment_rendered_once_is_sent_by_the_middleware_to_the_next_phones(
     english = app.test_client()
     english.set_cookie("lang", "en")
     assert english.get(poll, headers={**HX, "Accept-Language": "de"}).data == by_flask.data
+
+
+def test_an_unchanged_poll_reads_no_table_and_another_process_change_shows_at_once(
+        app: Flask, signed_in: FlaskClient, session: Session, event: Event, database_url: str) -> None:
+    seated_event(signed_in, session, event)
+    phone = app.test_client()
+    since = stamp_of(phone.get(f"/e/{event.public_code}").text)
+    poll = f"/e/{event.public_code}/changed?since={since}"
+    connected_notifier(app)
+    assert phone.get(poll, headers=HX).status_code == 204  # learns the code's event
+    assert phone.get(poll, headers=HX).status_code == 204  # reads its mark
+    seen: list[str] = []
+    engines = {app.extensions["db_engine"], live_poll.board_for(app.extensions["db_engine"]).engine}
+    for engine in engines:
+        sa_event.listen(engine, "before_cursor_execute", lambda _c, _cur, statement, *_a: seen.append(statement))
+    for _ in range(5):
+        assert phone.get(poll, headers=HX).status_code == 204
+    assert seen == []
+    # a phone whose stream said a stamp this process has not heard of asks the database
+    assert phone.get(poll + "&pushed=0123456789abcdef", headers=HX).status_code == 204
+    assert len(seen) == 1
+    # another process changes what the page shows: the next poll has it
+    other = make_engine(database_url)
+    try:
+        with other.begin() as connection:
+            connection.execute(text("UPDATE event SET version = version + 1 WHERE id = :id"), {"id": event.id})
+    finally:
+        other.dispose()
+    deadline = time.monotonic() + 2  # (PostgreSQL: as long as the notification takes)
+    while (answer := phone.get(poll, headers=HX)).status_code == 204:
+        assert time.monotonic() < deadline, "the change never reached the poll"
+        time.sleep(0.01)
+    assert answer.status_code == 200 and stamp_of(answer.text) != since
