@@ -116,25 +116,34 @@ def _environment_with_shared_cache(app: Flask) -> Environment:
 Flask.create_jinja_environment = _environment_with_shared_cache  # type: ignore[method-assign]
 
 
-_BUILDERS: dict[tuple[object, ...], Any] = {}
-_compile_builder = Rule._compile_builder
+_RULES: dict[tuple[object, ...], tuple[Any, ...]] = {}
+_compile_rule = Rule.compile
 
 
-def _shared_builder(self: Rule, append_unknown: bool = True) -> Any:
-    """A URL rule's builder, compiled once per run: werkzeug generates and compiles Python code
-    for every rule of every app (two thirds of building an app), and one long-running server does
-    it once. The builder is a plain function of the rule's parsed parts and defaults, bound to
-    the rule afterwards, so rules alike share it."""
+def _shared_compile(self: Rule) -> None:
+    """A URL rule parsed and its builders compiled once per run: werkzeug parses every rule of
+    every app and generates and compiles Python code for its builders (most of building an app),
+    and one long-running server does it once. What a rule compiles to depends only on its text,
+    its map's settings and converters, and its defaults; the builders are plain functions bound
+    to the rule afterwards, and the converters keep nothing of the map they were made for."""
+    assert self.map is not None
     defaults = tuple(sorted((name, repr(value)) for name, value in (self.defaults or {}).items()))
-    converters = tuple((name, type(converter)) for name, converter in self._converters.items())
-    key = (self.rule, self.host, self.subdomain, tuple(self._trace), defaults, converters, append_unknown)
-    builder = _BUILDERS.get(key)
-    if builder is None:
-        builder = _BUILDERS[key] = _compile_builder(self, append_unknown)
-    return builder
+    key = (self.rule, self.host, self.subdomain, self.merge_slashes, self.map.host_matching,
+           tuple(sorted(self.map.converters.items())), defaults)
+    found = _RULES.get(key)
+    if found is None:
+        _compile_rule(self)
+        _RULES[key] = (list(self._parts), list(self._trace), dict(self._converters),
+                       self._build.__func__, self._build_unknown.__func__)  # type: ignore[attr-defined]
+        return
+    parts, trace, converters, build, build_unknown = found
+    self._parts, self._trace, self._converters = list(parts), list(trace), dict(converters)
+    self.arguments.update(converters)
+    self._build = build.__get__(self, None)
+    self._build_unknown = build_unknown.__get__(self, None)
 
 
-Rule._compile_builder = _shared_builder  # type: ignore[method-assign]
+Rule.compile = _shared_compile  # type: ignore[method-assign]
 
 
 _STATEMENTS = LRUCache(5000)
