@@ -11,6 +11,7 @@ shown, with ``_(CONSTANT)``)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, tzinfo
 from fractions import Fraction
@@ -55,9 +56,16 @@ def valid_time_zone(name: str) -> bool:
     return True
 
 
+@functools.cache
+def _zones() -> tuple[str, ...]:
+    # zoneinfo walks the time zone database's folders at every call; the zones a process knows
+    # change only with a new tzdata, which a restart brings
+    return tuple(sorted(available_timezones()))
+
+
 def time_zone_names() -> list[str]:
     """Every IANA zone name, sorted (the event form's list)."""
-    return sorted(available_timezones())
+    return list(_zones())
 
 
 #: the areas of the IANA names that are places, preferred over the legacy ones ("US/Central",
@@ -85,7 +93,7 @@ def resolve_time_zone(typed: str) -> tuple[str | None, list[str]]:
     key = "_".join(typed.split()).casefold()
     if not key:
         return None, []
-    names = available_timezones()
+    names = _zones()
     whole = sorted(name for name in names if name.casefold() == key)
     if whole:
         return whole[0], []
