@@ -17,7 +17,7 @@ pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (
 from playwright.sync_api import Page, expect
 
 from engine import species_code
-from tests.system.browser.conftest import PHONE, TABLET, no_js_errors
+from tests.system.browser.conftest import PHONE, SHOT_FORMAT, TABLET, TALLER, no_js_errors
 from tests.system.browser.support import settle
 from tests.system.faults.harness import ServerProcess
 from tests.system.faults.live_harness import live_database, seats_for, true_state
@@ -32,7 +32,7 @@ def look(page: Page, name: str) -> None:
     """A full-page screenshot (under /tmp); the page must fit the screen's width."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     width = page.viewport_size["width"] if page.viewport_size else 0
-    page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}-{width}.jpg"), full_page=page.evaluate(TALLER), **SHOT_FORMAT)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"{name} at {width} px is {overflow} px wider than the screen"
 
