@@ -67,9 +67,9 @@ def new_device(browser: Browser) -> Iterator[Any]:
     """Open a device (a browser context of its own: cookies, screen size, touch)."""
     contexts: list[BrowserContext] = []
 
-    def open_device(viewport: dict[str, int], touch: bool = True) -> Page:
+    def open_device(viewport: dict[str, int], touch: bool = True, **options: Any) -> Page:
         context = browser.new_context(viewport=viewport, has_touch=touch, accept_downloads=True,
-                                      device_scale_factor=1)
+                                      device_scale_factor=1, **options)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()

@@ -166,6 +166,12 @@ def sign_in(page: Page, base: str) -> None:
 
 
 def first_run_and_event(page: Page, base: str) -> str:
+    first_run(page, base)
+    return new_event(page, base)
+
+
+def first_run(page: Page, base: str) -> None:
+    """The account made on an empty server's first page, signed in."""
     page.goto(base + "/")
     expect(page).to_have_url(re.compile(r"/first-run$"))
     shot(page, "01-first-run")
@@ -176,6 +182,9 @@ def first_run_and_event(page: Page, base: str) -> str:
     expect(page.locator("form.menu-sign-out")).to_be_attached()  # Sign out, in the closed menu
     shot(page, "02-events-empty")
 
+
+def new_event(page: Page, base: str) -> str:
+    """An event made with the event form (every entry mode on), signed in; its id."""
     page.goto(base + "/events/new")
     page.get_by_label("Event name").fill("Riverside Spring Open")
     page.get_by_label("Date").fill("2026-04-18")
