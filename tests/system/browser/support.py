@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
@@ -51,6 +52,17 @@ def _sign_in(page: Page, base: str) -> None:
     page.fill("input[name=password]", "demo")
     page.locator("main form button[type=submit]").first.click()
     page.wait_for_url(lambda url: "/sign-in" not in url)
+
+
+def signed_in_cookies(browser: Browser, base: str) -> list[Any]:
+    """The cookies of one sign-in as the demo's organizer, for each context of a module that
+    browses signed in (added where the test signed in): a sign-in is an argon2 check, half a second
+    of the server's CPU, and no test that shares one signs out."""
+    context = browser.new_context()
+    _sign_in(context.new_page(), base)
+    cookies = context.cookies()
+    context.close()
+    return list(cookies)
 
 
 AXE_RUN = """async () => {
