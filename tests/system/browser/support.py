@@ -56,8 +56,8 @@ def _sign_in(page: Page, base: str) -> None:
 
 def signed_in_cookies(browser: Browser, base: str) -> list[Any]:
     """The cookies of one sign-in as the demo's organizer, for each context of a module that
-    browses signed in (added where the test signed in): a sign-in is an argon2 check, half a second
-    of the server's CPU, and no test that shares one signs out."""
+    browses signed in (added where the test signed in): a sign-in is two page loads and a password
+    check, and no test that shares one signs out."""
     context = browser.new_context()
     _sign_in(context.new_page(), base)
     cookies = context.cookies()
