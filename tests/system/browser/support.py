@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
@@ -51,6 +52,17 @@ def _sign_in(page: Page, base: str) -> None:
     page.fill("input[name=password]", "demo")
     page.locator("main form button[type=submit]").first.click()
     page.wait_for_url(lambda url: "/sign-in" not in url)
+
+
+def signed_in_cookies(browser: Browser, base: str) -> list[Any]:
+    """The cookies of one sign-in as the demo's organizer, for each context of a module that
+    browses signed in (added where the test signed in): a sign-in is two page loads and a password
+    check, and no test that shares one signs out."""
+    context = browser.new_context()
+    _sign_in(context.new_page(), base)
+    cookies = context.cookies()
+    context.close()
+    return list(cookies)
 
 
 AXE_RUN = """async () => {
@@ -166,6 +178,12 @@ def sign_in(page: Page, base: str) -> None:
 
 
 def first_run_and_event(page: Page, base: str) -> str:
+    first_run(page, base)
+    return new_event(page, base)
+
+
+def first_run(page: Page, base: str) -> None:
+    """The account made on an empty server's first page, signed in."""
     page.goto(base + "/")
     expect(page).to_have_url(re.compile(r"/first-run$"))
     shot(page, "01-first-run")
@@ -176,6 +194,9 @@ def first_run_and_event(page: Page, base: str) -> str:
     expect(page.locator("form.menu-sign-out")).to_be_attached()  # Sign out, in the closed menu
     shot(page, "02-events-empty")
 
+
+def new_event(page: Page, base: str) -> str:
+    """An event made with the event form (every entry mode on), signed in; its id."""
     page.goto(base + "/events/new")
     page.get_by_label("Event name").fill("Riverside Spring Open")
     page.get_by_label("Date").fill("2026-04-18")

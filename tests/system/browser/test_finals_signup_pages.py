@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from playwright.sync_api import Browser, Page
 from sqlmodel import Session, select
 
 from tests.system.browser.conftest import shot
-from tests.system.browser.support import AXE_RUN, BROKEN_WORDS, DEVICES, SMALL_TARGETS, _check, _device, _sign_in
+from tests.system.browser.support import AXE_RUN, BROKEN_WORDS, DEVICES, SMALL_TARGETS, _check, _device, signed_in_cookies
 from tests.system.faults.harness import ServerProcess, demo_database
 
 pytestmark = pytest.mark.browser
@@ -125,6 +126,11 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Finished]:
         yield Finished(server, *shown)
 
 
+@pytest.fixture(scope="module")
+def organizer(browser: Browser, finished: Finished) -> list[Any]:
+    return signed_in_cookies(browser, finished.server.url)
+
+
 def _look(page: Page, base: str, path: str, device: str, name: str, must_say: list[str],
           unfold: str | None = None) -> list[str]:
     """The page's checks, its screenshot, and the phrases a reader looks for on it (after a tap
@@ -144,8 +150,8 @@ def _look(page: Page, base: str, path: str, device: str, name: str, must_say: li
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("device", list(DEVICES))
-def test_finals_and_sign_up_pages_fit_and_read(browser: Browser, finished: Finished, device: str,
-                                               language: str) -> None:
+def test_finals_and_sign_up_pages_fit_and_read(browser: Browser, finished: Finished, organizer: list[Any],
+                                               device: str, language: str) -> None:
     catalog = Translations.load(str(CATALOGS), [language])
     say = catalog.gettext
     base = finished.server.url
@@ -163,7 +169,7 @@ def test_finals_and_sign_up_pages_fit_and_read(browser: Browser, finished: Finis
     problems += _look(page, base, f"/e/{code}", device, f"{tag}-public", [say("Final places"), final])
     problems += _look(page, base, f"/p/{finished.finalist_token}", device, f"{tag}-finalist", [final])
     # the organizer
-    _sign_in(page, base)
+    page.context.add_cookies(organizer)
     problems += _look(page, base, f"/events/{event}/finals", device, f"{tag}-finals",
                       [say("Final places"), final, semis, say("Declined:")])
     problems += _look(page, base, f"/events/{event}/rounds", device, f"{tag}-rounds", [final, semis])

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -18,9 +19,29 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.live.support import cards_mentioned, hidden_from
 from tests.system.browser.conftest import PHONE, no_js_errors, shot
 from tests.system.faults.harness import ServerProcess
-from tests.system.faults.live_harness import live_database, true_state, versioned_state
+from tests.system.faults.live_harness import LiveTable, live_database, true_state, versioned_state
 
 pytestmark = pytest.mark.browser
+
+
+@dataclass
+class Drafts:
+    server: ServerProcess
+    played: LiveTable
+    streamed: LiveTable
+
+
+@pytest.fixture(scope="module")
+def drafts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Drafts]:
+    """The live server's settings (gevent workers, each page told of every change by its stream)
+    over two events' 3-seat drafts in one database, one for each test that plays a draft: each
+    keeps to its own table, and a server's start and stop are seconds of CPU."""
+    folder = tmp_path_factory.mktemp("live-play")
+    database = folder / "live.sqlite3"
+    played = live_database(database, 3, "draft", seed=21)
+    streamed = live_database(database, 3, "draft", seed=23)
+    with ServerProcess(f"sqlite:///{database}", folder / "instance", workers=2, live_config=True) as server:
+        yield Drafts(server, played, streamed)
 
 
 def hidden_at(states: dict[int, Any], version: int, seat: int) -> set[str]:
@@ -84,63 +105,61 @@ def _take_turn(page: Page) -> bool:
     return False
 
 
-def test_a_three_seat_draft_from_three_phones(tmp_path: Path, new_device: Any) -> None:
-    table = live_database(tmp_path / "live.sqlite3", 3, "draft", seed=21)
-    # the live server's settings: gevent workers, each page told of every change by its stream
-    with ServerProcess(f"sqlite:///{table.database}", tmp_path / "instance", workers=2, live_config=True) as server:
-        phones = []
-        for token in table.tokens:
-            phone = new_device(PHONE)
-            phone.goto(f"{server.url}/play/{token}")
-            expect(phone.locator("#live")).to_be_visible()
-            assert phone.evaluate("() => document.getElementById('live').dataset.stream")
-            phones.append(phone)
-        shot(phones[0], "11-draft-start")
-        deadline = time.monotonic() + 240
-        picks = 0
-        # Only these clicks change the table, so every version any phone can show is recorded.
-        states = dict([versioned_state(table)])
-        while not all(finished(phone) for phone in phones):
-            assert time.monotonic() < deadline, "the draft did not finish in time"
-            acted = False
-            version, state = versioned_state(table)
-            states[version] = state
-            for position, phone in enumerate(phones):
-                # What each phone shows never includes a card hidden from that seat at the
-                # moment (the version) its screen shows.
-                # One read of one element: a poll may swap #live between two separate reads.
-                shown, html = phone.evaluate(
-                    "() => { const live = document.getElementById('live');"
-                    " return [Number(live.dataset.version), live.innerHTML]; }")
-                if shown > max(states):  # a tap that timed out on our side may still have landed
-                    version, state = versioned_state(table)
-                    states[version] = state
-                leaked = cards_mentioned(html) & hidden_at(states, shown, position)
-                assert not leaked, f"seat {position} shows hidden cards {sorted(leaked)}"
-                before = version_of(phone)
-                if not finished(phone) and take_turn(phone):
-                    acted = True
-                    picks += 1
-                    wait_for_change(phone, before)
-                    version, state = versioned_state(table)
-                    states[version] = state
-            if picks == 4:
-                shot(phones[1], "12-draft-mid")
-            if not acted:
-                phones[0].wait_for_timeout(300)  # the streams (or the 1-second polls) bring the reveal
-        assert picks >= 3 * 7 * 3 - 3  # 3 rounds of 7 picks (the eighth card is discarded)
-        for phone in phones:
-            expect(phone.get_by_role("heading", name="Final scores")).to_be_visible()
-            no_js_errors(phone)
-        shot(phones[2], "13-draft-final")
-        final = true_state(table)
-        assert final.is_terminal()
-        # Every phone shows the same totals, the engine's.
-        totals = [str(p.total) for p in final.outcome().players]  # type: ignore[union-attr]
-        for phone in phones:
-            text = phone.locator("#live").inner_text()
-            for total in totals:
-                assert total in text
+def test_a_three_seat_draft_from_three_phones(drafts: Drafts, new_device: Any) -> None:
+    server, table = drafts.server, drafts.played
+    phones = []
+    for token in table.tokens:
+        phone = new_device(PHONE)
+        phone.goto(f"{server.url}/play/{token}")
+        expect(phone.locator("#live")).to_be_visible()
+        assert phone.evaluate("() => document.getElementById('live').dataset.stream")
+        phones.append(phone)
+    shot(phones[0], "11-draft-start")
+    deadline = time.monotonic() + 240
+    picks = 0
+    # Only these clicks change the table, so every version any phone can show is recorded.
+    states = dict([versioned_state(table)])
+    while not all(finished(phone) for phone in phones):
+        assert time.monotonic() < deadline, "the draft did not finish in time"
+        acted = False
+        version, state = versioned_state(table)
+        states[version] = state
+        for position, phone in enumerate(phones):
+            # What each phone shows never includes a card hidden from that seat at the
+            # moment (the version) its screen shows.
+            # One read of one element: a poll may swap #live between two separate reads.
+            shown, html = phone.evaluate(
+                "() => { const live = document.getElementById('live');"
+                " return [Number(live.dataset.version), live.innerHTML]; }")
+            if shown > max(states):  # a tap that timed out on our side may still have landed
+                version, state = versioned_state(table)
+                states[version] = state
+            leaked = cards_mentioned(html) & hidden_at(states, shown, position)
+            assert not leaked, f"seat {position} shows hidden cards {sorted(leaked)}"
+            before = version_of(phone)
+            if not finished(phone) and take_turn(phone):
+                acted = True
+                picks += 1
+                wait_for_change(phone, before)
+                version, state = versioned_state(table)
+                states[version] = state
+        if picks == 4:
+            shot(phones[1], "12-draft-mid")
+        if not acted:
+            phones[0].wait_for_timeout(300)  # the streams (or the 1-second polls) bring the reveal
+    assert picks >= 3 * 7 * 3 - 3  # 3 rounds of 7 picks (the eighth card is discarded)
+    for phone in phones:
+        expect(phone.get_by_role("heading", name="Final scores")).to_be_visible()
+        no_js_errors(phone)
+    shot(phones[2], "13-draft-final")
+    final = true_state(table)
+    assert final.is_terminal()
+    # Every phone shows the same totals, the engine's.
+    totals = [str(p.total) for p in final.outcome().players]  # type: ignore[union-attr]
+    for phone in phones:
+        text = phone.locator("#live").inner_text()
+        for total in totals:
+            assert total in text
 
 
 def test_a_solo_game_against_q_played_to_the_end(empty_server: ServerProcess, new_device: Any) -> None:
@@ -171,36 +190,35 @@ def test_a_solo_game_against_q_played_to_the_end(empty_server: ServerProcess, ne
     no_js_errors(page)
 
 
-def test_the_reveal_reaches_the_other_phones_by_their_streams(tmp_path: Path, new_device: Any) -> None:
+def test_the_reveal_reaches_the_other_phones_by_their_streams(drafts: Drafts, new_device: Any) -> None:
     """The timed polls are cut off (as a proxy might lose them): the phones that did not make the
     last pick still show the reveal within a second, asked for when the stream said so; and while
     the stream is alive, a phone polls every 5 seconds instead of every second."""
-    table = live_database(tmp_path / "live.sqlite3", 3, "draft", seed=23)
-    with ServerProcess(f"sqlite:///{table.database}", tmp_path / "instance", workers=2, live_config=True) as server:
-        phones = []
-        timed_polls = [0] * len(table.tokens)
+    server, table = drafts.server, drafts.streamed
+    phones = []
+    timed_polls = [0] * len(table.tokens)
 
-        def cut_off(seat: int) -> Any:
-            def handle(route: Any) -> None:
-                timed_polls[seat] += 1
-                route.abort()
-            return handle
+    def cut_off(seat: int) -> Any:
+        def handle(route: Any) -> None:
+            timed_polls[seat] += 1
+            route.abort()
+        return handle
 
-        for seat, token in enumerate(table.tokens):
-            phone = new_device(PHONE)
-            phone.route(re.compile(r".*/changed\?since=(?!.*pushed=).*"), cut_off(seat))
-            phone.goto(f"{server.url}/play/{token}")
-            expect(phone.locator("#live")).to_be_visible()
-            phones.append(phone)
-        for position, phone in enumerate(phones):
-            before = version_of(phone)
-            assert take_turn(phone), f"seat {position} could not pick"
-            wait_for_change(phone, before)
-        revealed = versioned_state(table)[0]
-        for phone in phones:
-            phone.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) >= {revealed}",
-                                    timeout=5000)  # the timed polls are cut off: only the stream can bring it
-            assert "Your choice is awaited" in phone.locator("#live").inner_text()
-        before = list(timed_polls)
-        phones[0].wait_for_timeout(6000)
-        assert all(now - then <= 3 for now, then in zip(timed_polls, before, strict=True)), (before, timed_polls)
+    for seat, token in enumerate(table.tokens):
+        phone = new_device(PHONE)
+        phone.route(re.compile(r".*/changed\?since=(?!.*pushed=).*"), cut_off(seat))
+        phone.goto(f"{server.url}/play/{token}")
+        expect(phone.locator("#live")).to_be_visible()
+        phones.append(phone)
+    for position, phone in enumerate(phones):
+        before = version_of(phone)
+        assert take_turn(phone), f"seat {position} could not pick"
+        wait_for_change(phone, before)
+    revealed = versioned_state(table)[0]
+    for phone in phones:
+        phone.wait_for_function(f"() => Number(document.getElementById('live').dataset.version) >= {revealed}",
+                                timeout=5000)  # the timed polls are cut off: only the stream can bring it
+        assert "Your choice is awaited" in phone.locator("#live").inner_text()
+    before = list(timed_polls)
+    phones[0].wait_for_timeout(6000)
+    assert all(now - then <= 3 for now, then in zip(timed_polls, before, strict=True)), (before, timed_polls)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +17,14 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.system.browser.conftest import PHONE, TABLET, no_js_errors, shot
 from tests.system.browser.support import (
     assistant_case,
-    first_run_and_event,
+    first_run,
     import_and_check_in,
+    new_event,
     seat_and_publish,
     seats_of,
     sign_in,
@@ -30,6 +33,36 @@ from tests.system.browser.support import (
 from tests.system.faults.harness import ServerProcess
 
 pytestmark = pytest.mark.browser
+
+
+@dataclass
+class Club:
+    server: ServerProcess
+    database: Path
+    #: the cookies of the session the first run signed in (a test that ends its session signs in itself)
+    signed_in: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> Iterator[Club]:
+    """One server for the module, its account made at the first run: each test keeps to an event
+    of its own, and a server's start and stop are seconds of CPU that no test here needs."""
+    folder = tmp_path_factory.mktemp("offline")
+    database = folder / "organizer.sqlite3"
+    with ServerProcess(f"sqlite:///{database}", folder / "instance", workers=2, threads=4) as server:
+        context = browser.new_context(viewport=TABLET, has_touch=True, device_scale_factor=1)
+        first_run(context.new_page(), server.url)
+        signed_in = context.storage_state()
+        context.close()
+        yield Club(server, database, dict(signed_in))
+
+
+def event_ready(page: Page, base: str) -> str:
+    """A new event, its players imported and checked in, round 1 seated and published."""
+    event = new_event(page, base)
+    import_and_check_in(page)
+    seat_and_publish(page, base, event)
+    return event
 
 
 def kept_pages(page: Page) -> list[str]:
@@ -47,13 +80,15 @@ def wait_until_kept(page: Page, *paths: str) -> None:
     raise AssertionError(f"not kept: {set(paths) - set(kept_pages(page))} (kept: {kept_pages(page)})")
 
 
-def stored(database: Path) -> tuple[dict[int, tuple[int, list[Any]]], list[tuple[int, str]]]:
-    """What the server stored: each table's result (version, seats) and the result audit entries."""
+def stored(database: Path, event: str) -> tuple[dict[int, tuple[int, list[Any]]], list[tuple[int, str]]]:
+    """What the server stored for the event: each table's result (version, seats) and the result
+    audit entries."""
     with sqlite3.connect(database) as db:
         results = {number: (version, json.loads(seats)) for number, version, seats in db.execute(
-            "SELECT t.number, r.version, r.seats FROM result r JOIN gametable t ON t.id = r.table_id")}
+            "SELECT t.number, r.version, r.seats FROM result r JOIN gametable t ON t.id = r.table_id "
+            "JOIN round d ON d.id = t.round_id WHERE d.event_id = ?", (int(event),))}
         audit = list(db.execute("SELECT t.number, a.action FROM auditentry a JOIN gametable t ON t.id = a.table_id "
-                                "WHERE a.action LIKE 'result.%' ORDER BY a.id"))
+                                "WHERE a.action LIKE 'result.%' AND a.event_id = ? ORDER BY a.id", (int(event),)))
     return results, audit
 
 
@@ -80,13 +115,10 @@ def fill_totals(page: Page, points: list[int]) -> None:
         page.get_by_label(f"Species of {name}").fill("5")
 
 
-def test_results_entered_offline_are_sent_once_when_the_connection_returns(
-        empty_server: ServerProcess, new_device: Any, tmp_path: Path) -> None:
-    base = empty_server.url
-    tablet = new_device(TABLET)
-    event = first_run_and_event(tablet, base)
-    import_and_check_in(tablet)
-    seat_and_publish(tablet, base, event)
+def test_results_entered_offline_are_sent_once_when_the_connection_returns(club: Club, new_device: Any) -> None:
+    base = club.server.url
+    tablet = new_device(TABLET, storage_state=club.signed_in)
+    event = event_ready(tablet, base)
     round_page = f"/events/{event}/rounds/1"
     table = f"{round_page}/tables"
 
@@ -127,12 +159,12 @@ def test_results_entered_offline_are_sent_once_when_the_connection_returns(
     expect(tablet.get_by_label("Arboretum").first).to_have_value(arboretums[0])
     expect(tablet.locator("#offline-queue .offline-entry")).to_have_count(2)
     shot(tablet, "30-offline-two-results-kept")
-    assert stored(tmp_path / "organizer.sqlite3") == ({}, [])
+    assert stored(club.database, event) == ({}, [])
 
     tablet.context.set_offline(False)
     expect(tablet.locator("#offline-count")).to_be_hidden(timeout=30_000)
     expect(tablet.locator("#stored-result")).to_be_visible()  # table 2's page shows its result
-    results, audit = stored(tmp_path / "organizer.sqlite3")
+    results, audit = stored(club.database, event)
     assert sorted(results) == [1, 2]
     assert results[1][0] == results[2][0] == 1
     assert audit == [(1, "result.entered"), (2, "result.entered")]
@@ -143,13 +175,11 @@ def test_results_entered_offline_are_sent_once_when_the_connection_returns(
     no_errors_but_offline(tablet)
 
 
-def test_tables_corrected_meanwhile_are_conflicts_the_judge_settles(
-        empty_server: ServerProcess, new_device: Any, tmp_path: Path) -> None:
-    base = empty_server.url
+def test_tables_corrected_meanwhile_are_conflicts_the_judge_settles(club: Club, new_device: Any) -> None:
+    base = club.server.url
     tablet = new_device(TABLET)
-    event = first_run_and_event(tablet, base)
-    import_and_check_in(tablet)
-    seat_and_publish(tablet, base, event)
+    sign_in(tablet, base)  # a session of its own: this tablet signs out
+    event = event_ready(tablet, base)
     page_1, page_2 = (f"/events/{event}/rounds/1/tables/{n}" for n in (1, 2))
     tablet.goto(base + page_2)
     wait_until_kept(tablet, page_2)
@@ -182,7 +212,7 @@ def test_tables_corrected_meanwhile_are_conflicts_the_judge_settles(
         expect(entry).to_contain_text("Tess saved version 1")
     expect(tablet.locator("#offline-count")).to_have_text("2 not sent yet")
     shot(tablet, "32-offline-conflict")
-    results, audit = stored(tmp_path / "organizer.sqlite3")
+    results, audit = stored(club.database, event)
     for table in (1, 2):  # nothing overwritten
         assert results[table][0] == 1 and [s["points"] for s in results[table][1]] == [10, 9, 8, 7]
     assert sorted(audit) == [(1, "result.conflict_refused"), (1, "result.entered"),
@@ -206,7 +236,7 @@ def test_tables_corrected_meanwhile_are_conflicts_the_judge_settles(
     expect(second).to_have_count(0)
     first.get_by_role("button", name="Send mine over it").click()
     expect(tablet.locator("#offline-count")).to_be_hidden(timeout=30_000)
-    results, audit = stored(tmp_path / "organizer.sqlite3")
+    results, audit = stored(club.database, event)
     assert results[1][0] == 2 and [s["points"] for s in results[1][1]] == [50, 40, 30, 20]
     assert results[2][0] == 1 and [s["points"] for s in results[2][1]] == [10, 9, 8, 7]
     assert audit[-1] == (1, "result.corrected") and len(audit) == 5
@@ -219,9 +249,9 @@ def test_tables_corrected_meanwhile_are_conflicts_the_judge_settles(
     no_errors_but_offline(tablet)
 
 
-def test_a_live_seat_says_reconnecting_and_recovers(empty_server: ServerProcess, new_device: Any) -> None:
+def test_a_live_seat_says_reconnecting_and_recovers(club: Club, new_device: Any) -> None:
     phone = new_device(PHONE)
-    phone.goto(empty_server.url + "/practice")
+    phone.goto(club.server.url + "/practice")
     phone.get_by_role("button", name="Start the game").click()
     expect(phone.locator("#live")).to_be_visible()
     expect(phone.get_by_text("Reconnecting")).to_have_count(0)
@@ -232,18 +262,18 @@ def test_a_live_seat_says_reconnecting_and_recovers(empty_server: ServerProcess,
     expect(phone.get_by_text("Reconnecting")).to_have_count(0, timeout=10_000)
 
 
-def test_a_tablet_whose_session_ended_empties_its_kept_pages_at_its_next_contact(
-        empty_server: ServerProcess, new_device: Any, tmp_path: Path) -> None:
+def test_a_tablet_whose_session_ended_empties_its_kept_pages_at_its_next_contact(club: Club, new_device: Any) -> None:
     """A result saved offline on a table's page (which does not refresh itself); meanwhile the
     tablet's session is ended on the server (signed out everywhere from another device, the
     account disabled, the idle limit passed). Sending the result when the connection returns is
     the tablet's next contact: it is told to sign in again, and from then on nothing of the event
     is shown offline. The unsent entry stays, to be sent after signing in again."""
-    base = empty_server.url
+    base = club.server.url
     tablet = new_device(TABLET)
-    event = first_run_and_event(tablet, base)
-    import_and_check_in(tablet)
-    seat_and_publish(tablet, base, event)
+    sign_in(tablet, base)  # a session of its own, the one ended below
+    with sqlite3.connect(club.database) as db:
+        (session,) = db.execute("SELECT max(id) FROM accountsession").fetchone()
+    event = event_ready(tablet, base)
     round_page = f"/events/{event}/rounds/1"
     tablet.goto(f"{base}{round_page}/tables/1")
     wait_until_kept(tablet, f"{round_page}/tables/1?mode=totals&edit=1")
@@ -254,8 +284,8 @@ def test_a_tablet_whose_session_ended_empties_its_kept_pages_at_its_next_contact
     fill_totals(tablet, [41, 36, 30, 22])
     tablet.get_by_role("button", name="Save result").click()
     expect(tablet.locator("#offline-count")).to_have_text("1 not sent yet")
-    with sqlite3.connect(tmp_path / "organizer.sqlite3") as db:
-        db.execute("UPDATE accountsession SET ended_at = CURRENT_TIMESTAMP")
+    with sqlite3.connect(club.database) as db:
+        db.execute("UPDATE accountsession SET ended_at = CURRENT_TIMESTAMP WHERE id = ?", (session,))
     tablet.context.set_offline(False)
     expect(tablet.locator("#offline-queue")).to_contain_text("Sign in again to send it", timeout=30_000)
     for _ in range(50):  # the page empties the cache as it shows the answer
