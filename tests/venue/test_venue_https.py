@@ -1,7 +1,9 @@
 """The venue's HTTPS with the real parts: the venue command behind Caddy (deploy/Caddyfile.venue,
 ``tls internal``) on a loopback "venue" address, fetched over HTTPS trusting only the root
 certificate Caddy made, the certificate itself reachable over plain HTTP, and Chromium trusting
-that root (as a tablet does once it is installed) registering the offline service worker."""
+that root (as a tablet does once it is installed) registering the offline service worker. One
+venue serves both tests; the test that checks what the commands say when stopped stops it (a
+test after it would get a new one)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,68 +110,100 @@ def venue_behind_caddy(tmp_path: Path) -> Iterator[Venue]:
         venue.outputs["caddy_returncode"] = str(caddy.returncode)
 
 
-def test_caddy_serves_the_venue_over_https_with_its_own_certificate(tmp_path: Path) -> None:
-    with venue_behind_caddy(tmp_path) as venue:
-        public, root_crt = venue.public, venue.root_crt
-        trusting_caddy = ssl.create_default_context(cafile=str(root_crt))
-        # a page over HTTPS, its links from the public address
-        with urllib.request.urlopen(f"{public}/venue/certificate", timeout=5, context=trusting_caddy) as response:
-            page = response.read().decode()
-            assert response.headers["Strict-Transport-Security"]  # the app knows it is served over HTTPS
-        assert f"http://{VENUE}/venue/root.crt" in page and f"Open {public}/ in Chrome" in page
-        # without the root certificate, the same address is refused: only trusting it makes it work
-        with pytest.raises(urllib.error.URLError):
-            urllib.request.urlopen(f"{public}/healthz", timeout=3, context=ssl.create_default_context())
-        # plain HTTP: the certificate is there for a tablet that does not trust HTTPS yet, the rest moves over
-        with urllib.request.urlopen(f"http://{VENUE}:{venue.http_port}/venue/root.crt", timeout=5) as response:
-            assert response.read() == root_crt.read_bytes()
-        plain = http.client.HTTPConnection(VENUE, venue.http_port, timeout=5)
-        plain.request("GET", "/events")
-        moved = plain.getresponse()
-        assert moved.status in (301, 302, 308) and moved.getheader("Location") == f"{public}/events"
-        plain.close()
-    assert f"Arboretum Organizer for the venue: {public}" in venue.outputs["app"], venue.outputs["app"]
-    assert f"Listening on 127.0.0.1:{venue.app_port} for Caddy" in venue.outputs["app"]
-    assert venue.outputs["caddy_returncode"] == "0", venue.outputs["caddy"][-2000:]
+class SharedVenue:
+    """The module's venue, started when a test first asks for it."""
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self.tmp_path_factory = tmp_path_factory
+        self.stack = ExitStack()
+        self.venue: Venue | None = None
+
+    def running(self) -> Venue:
+        if self.venue is None:
+            self.venue = self.stack.enter_context(venue_behind_caddy(self.tmp_path_factory.mktemp("venue")))
+        return self.venue
+
+    def stop(self) -> Venue:
+        """Both stopped as Ctrl-C stops them; the venue with their output."""
+        venue = self.running()
+        self.stack.close()
+        self.venue = None
+        return venue
+
+
+@pytest.fixture(scope="module")
+def shared_venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedVenue]:
+    shared = SharedVenue(tmp_path_factory)
+    try:
+        yield shared
+    finally:
+        shared.stack.close()
 
 
 @pytest.mark.browser
 @pytest.mark.skipif(shutil.which("certutil") is None, reason="certutil is not installed (apt-get install libnss3-tools)")
-def test_chromium_trusting_the_venue_root_opens_https_and_registers_the_service_worker(tmp_path: Path) -> None:
+def test_chromium_trusting_the_venue_root_opens_https_and_registers_the_service_worker(shared_venue: SharedVenue,
+                                                                                      tmp_path: Path) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     from tests.system.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")
-    with venue_behind_caddy(tmp_path) as venue:
-        # what a tablet does once: the venue's root in the browser's trust store (NSS, as on Linux)
-        home = tmp_path / "tablet-home"
-        nssdb = home / ".pki" / "nssdb"
-        nssdb.mkdir(parents=True)
-        subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
-        subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "venue", "-i",
-                        str(venue.root_crt)], check=True)
-        with playwright_api.sync_playwright() as playwright:
-            # a tablet without it is warned off: the certificate is not trusted by itself
-            untrusting = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                    env={**os.environ, "HOME": str(tmp_path / "other-home")})
-            try:
-                with pytest.raises(playwright_api.Error, match="ERR_CERT"):
-                    untrusting.new_context().new_page().goto(f"{venue.public}/venue/certificate")
-            finally:
-                untrusting.close()
-            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                                  env={**os.environ, "HOME": str(home)})
-            try:
-                page = chromium.new_context().new_page()  # certificate errors are not ignored
-                response = page.goto(f"{venue.public}/venue/certificate")
-                assert response is not None and response.status == 200
-                assert page.evaluate("() => window.isSecureContext")
-                scope = page.evaluate("""async () => {
-                    const registration = await navigator.serviceWorker.register('/sw.js', {scope: '/'});
-                    await navigator.serviceWorker.ready;
-                    return registration.scope;
-                }""")
-                assert scope == f"{venue.public}/"
-            finally:
-                chromium.close()
+    venue = shared_venue.running()
+    # what a tablet does once: the venue's root in the browser's trust store (NSS, as on Linux)
+    home = tmp_path / "tablet-home"
+    nssdb = home / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True)
+    subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
+    subprocess.run(["certutil", "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "venue", "-i",
+                    str(venue.root_crt)], check=True)
+    with playwright_api.sync_playwright() as playwright:
+        # a tablet without it is warned off: the certificate is not trusted by itself
+        untrusting = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                env={**os.environ, "HOME": str(tmp_path / "other-home")})
+        try:
+            with pytest.raises(playwright_api.Error, match="ERR_CERT"):
+                untrusting.new_context().new_page().goto(f"{venue.public}/venue/certificate")
+        finally:
+            untrusting.close()
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                              env={**os.environ, "HOME": str(home)})
+        try:
+            page = chromium.new_context().new_page()  # certificate errors are not ignored
+            response = page.goto(f"{venue.public}/venue/certificate")
+            assert response is not None and response.status == 200
+            assert page.evaluate("() => window.isSecureContext")
+            scope = page.evaluate("""async () => {
+                const registration = await navigator.serviceWorker.register('/sw.js', {scope: '/'});
+                await navigator.serviceWorker.ready;
+                return registration.scope;
+            }""")
+            assert scope == f"{venue.public}/"
+        finally:
+            chromium.close()
+
+
+def test_caddy_serves_the_venue_over_https_with_its_own_certificate(shared_venue: SharedVenue) -> None:
+    venue = shared_venue.running()
+    public, root_crt = venue.public, venue.root_crt
+    trusting_caddy = ssl.create_default_context(cafile=str(root_crt))
+    # a page over HTTPS, its links from the public address
+    with urllib.request.urlopen(f"{public}/venue/certificate", timeout=5, context=trusting_caddy) as response:
+        page = response.read().decode()
+        assert response.headers["Strict-Transport-Security"]  # the app knows it is served over HTTPS
+    assert f"http://{VENUE}/venue/root.crt" in page and f"Open {public}/ in Chrome" in page
+    # without the root certificate, the same address is refused: only trusting it makes it work
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(f"{public}/healthz", timeout=3, context=ssl.create_default_context())
+    # plain HTTP: the certificate is there for a tablet that does not trust HTTPS yet, the rest moves over
+    with urllib.request.urlopen(f"http://{VENUE}:{venue.http_port}/venue/root.crt", timeout=5) as response:
+        assert response.read() == root_crt.read_bytes()
+    plain = http.client.HTTPConnection(VENUE, venue.http_port, timeout=5)
+    plain.request("GET", "/events")
+    moved = plain.getresponse()
+    assert moved.status in (301, 302, 308) and moved.getheader("Location") == f"{public}/events"
+    plain.close()
+    venue = shared_venue.stop()
+    assert f"Arboretum Organizer for the venue: {public}" in venue.outputs["app"], venue.outputs["app"]
+    assert f"Listening on 127.0.0.1:{venue.app_port} for Caddy" in venue.outputs["app"]
+    assert venue.outputs["caddy_returncode"] == "0", venue.outputs["caddy"][-2000:]

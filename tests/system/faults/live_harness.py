@@ -34,10 +34,14 @@ class LiveTable:
     names: list[str]
 
 
-def live_database(path: Path, players: int, round_format: str = "draft", seed: int = 5) -> LiveTable:
-    """One table of ``players`` on the devices: a draft, or a standard game the TO made digital."""
+def live_database(path: Path, players: int, round_format: str = "draft", seed: int = 5,
+                  migrate: bool = True) -> LiveTable:
+    """One table of ``players`` on the devices: a draft, or a standard game the TO made digital
+    (in an event of its own; ``migrate=False``: ``path`` is migrated already, e.g. a copy of the
+    migrated template or a file holding other tests' tables)."""
     engine = make_engine(f"sqlite:///{path}")
-    upgrade_database(engine)
+    if migrate:
+        upgrade_database(engine)
     with Session(engine, expire_on_commit=False) as db:
         event, rnd, views = live_round(db, players, round_format, table_size=players, seed=seed)
         view = views[0]

@@ -5,6 +5,7 @@ database: the picks committed are there, a pick cut off before its commit is sim
 from __future__ import annotations
 
 import random
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,8 +28,10 @@ from tests.system.faults.live_harness import (
 
 
 @pytest.fixture
-def draft(tmp_path: Path) -> LiveTable:
-    return live_database(tmp_path / "live.sqlite3", 3, "draft", seed=11)
+def draft(sqlite_template: Path, tmp_path: Path) -> LiveTable:
+    database = tmp_path / "live.sqlite3"
+    shutil.copy(sqlite_template, database)  # migrated once per run
+    return live_database(database, 3, "draft", seed=11, migrate=False)
 
 
 @pytest.fixture

@@ -1,19 +1,23 @@
 """Live tables pushed, against the live server (gunicorn with organizer/live_gunicorn.py's gevent
 workers): two servers on one database, a seat's stream on one of them says the new version within
 a fraction of a second of a pick made through the other, carries nothing but version numbers, and
-a restart of its server loses nothing: the stream is opened again, as the browser does, and goes on."""
+a restart of its server loses nothing: the stream is opened again, as the browser does, and goes on.
+The two servers and their database serve the module (each test has an event of its own there),
+on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import http.client
+import os
 import random
 import re
+import shutil
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from sqlmodel import Session, select
+from sqlalchemy import Engine, text
+from sqlmodel import Session, SQLModel, select
 
 from organizer.core.db import make_engine
 from organizer.core.models import GameTable, Player
@@ -93,18 +97,43 @@ def _stored(database_url: str, table_id: int) -> tuple[int, list[list[object]], 
         engine.dispose()
 
 
-@pytest.fixture
-def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    servers = [ServerProcess(database_url, tmp_path / "instance", workers=1, live_config=True) for _ in range(2)]
-    for server in servers:
-        server.start()
-    yield servers
-    for server in servers:
-        server.stop()
+_BACKENDS = [pytest.param("sqlite", id="sqlite")]
+if os.environ.get("TEST_DATABASE_URL"):
+    _BACKENDS.append(pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres))
+
+
+@pytest.fixture(scope="module", params=_BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The module's database: a copy of the migrated template, or the run's PostgreSQL database
+    emptied (as the shared ``database_url`` does for each test)."""
+    if request.param == "sqlite":
+        target = tmp_path_factory.mktemp("live-push") / "organizer.sqlite3"
+        shutil.copy(request.getfixturevalue("sqlite_template"), target)
+        return f"sqlite:///{target}"
+    engine: Engine = request.getfixturevalue("postgres_engine")
+    tables = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
+    with engine.begin() as connection:
+        connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    return engine.url.render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="module")
+def two_servers(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
+    """Two live servers on the module's database; a test that restarts one puts the new one in
+    its place."""
+    instance = tmp_path_factory.mktemp("live-push-instance")
+    servers = [ServerProcess(database_url, instance, workers=1, live_config=True) for _ in range(2)]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.kill()  # nothing is checked after the last test
 
 
 def test_a_pick_on_one_server_reaches_a_stream_on_the_other_and_a_restart_loses_nothing(
-        database_url: str, two_servers: list[ServerProcess], tmp_path: Path) -> None:
+        database_url: str, two_servers: list[ServerProcess]) -> None:
     first, second = two_servers
     table_id, tokens = _table(database_url)
     seats = [HttpSeat(Client(second.url), token, position) for position, token in enumerate(tokens)]
@@ -127,8 +156,8 @@ def test_a_pick_on_one_server_reaches_a_stream_on_the_other_and_a_restart_loses_
     first.stop()
     assert stream.ends()
     stream.close()
-    restarted = ServerProcess(database_url, tmp_path / "instance", workers=1, live_config=True, port=first.port)
-    two_servers.append(restarted)
+    restarted = ServerProcess(database_url, first.instance, workers=1, live_config=True, port=first.port)
+    two_servers[0] = restarted
     restarted.start()
     stream = Stream(restarted.port, f"/play/{tokens[0]}/events")
     assert stream.mark() == str(version + picks)  # nothing lost, nothing missed

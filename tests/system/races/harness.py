@@ -23,7 +23,10 @@ API (used by the test modules):
 from __future__ import annotations
 
 import os
+import signal
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,8 +34,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, text
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine, make_url, text
+from sqlmodel import Session, SQLModel, col, select
 
 import organizer.club  # noqa: F401  # the club's receivers, as in the app, for enter_result_here
 from organizer.core.db import make_engine, normalise_url
@@ -139,6 +142,68 @@ def running_server(database_url: str, instance: Path, workers: int = WORKERS,
         # shutdown still takes its second
         server.kill()
         engine.dispose()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (a gunicorn arbiter's workers)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue  # ended meanwhile
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+                found.add(int(entry))
+    return found
+
+
+def renew_workers(server: ServerProcess, workers: int = WORKERS, wait: float = 30) -> None:
+    """Replace the server's workers by new ones forked from its arbiter's preloaded app, as a
+    restart would give, without importing the app again: nothing a worker kept in memory (its
+    caches, its sign-in refusals) reaches what comes next. The old workers are killed (SIGKILL:
+    a graceful exit would spend half a second each tearing down the interpreter) and the arbiter
+    forks their replacements. Returns once only new workers are left, all of them up, and the
+    server answers."""
+    assert server.process is not None
+    arbiter = server.process.pid
+    old = _children(arbiter)
+    for pid in old:
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + wait
+    while True:
+        now = _children(arbiter)
+        if len(now) == workers and not now & old:
+            break
+        assert server.process.poll() is None, f"the server ended:\n{server.log()}"
+        assert time.monotonic() < deadline, f"the workers were not renewed:\n{server.log()}"
+        time.sleep(0.05)
+    client = Client(server.url)
+    while client.get("/sign-in").status != 200:
+        assert time.monotonic() < deadline, f"the renewed server does not answer:\n{server.log()}"
+        time.sleep(0.05)
+
+
+def restore_demo(database_url: str, template: Path | None) -> None:
+    """Put the database back to the demo as :func:`add_demo` makes it: the SQLite ``template``'s
+    pages written over the file through SQLite's backup (every connection sees the change), or
+    PostgreSQL's tables emptied, their ids restarted, and the demo added again."""
+    if template is not None:
+        source, target = sqlite3.connect(template), sqlite3.connect(make_url(database_url).database or "")
+        try:
+            source.backup(target)
+        finally:
+            source.close()
+            target.close()
+        return
+    engine = make_engine(database_url)
+    try:
+        tables = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
+        with engine.begin() as connection:
+            connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    finally:
+        engine.dispose()
+    add_demo(database_url)
 
 
 # -- forms ----------------------------------------------------------------------------------------

@@ -6,19 +6,21 @@ past its proxy."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from organizer import PROJECT_ROOT
 from organizer.core.proxy import unsafe_binds
-from tests.system.faults.harness import Client, ServerProcess, demo_database, free_port
+from tests.system.faults.harness import Client, ServerProcess, free_port
 
 
 def _outside_address() -> str:
@@ -35,41 +37,47 @@ def _outside_address() -> str:
     return address
 
 
+@pytest.fixture(scope="module")
+def proxied(demo_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """gunicorn with ``ORGANIZER_PROXY_FIX=1`` listening on every address: reached through
+    loopback (the proxy's hop) and, from this machine's other address, directly. Each test
+    guesses from addresses of its own, far below the limit on one name from many addresses."""
+    folder = tmp_path_factory.mktemp("proxy")
+    shutil.copy(demo_template, folder / "demo.sqlite3")
+    with ServerProcess(f"sqlite:///{folder / 'demo.sqlite3'}", folder / "instance", bind_host="0.0.0.0",
+                       env={"ORGANIZER_PROXY_FIX": "1"}) as server:
+        yield server
+
+
 def _guess(client: Client, forwarded_for: str) -> int:
     client.get("/sign-in")
     return client.post("/sign-in", {"name": "demo", "password": "not the password"},
                        headers={"X-Forwarded-For": forwarded_for}).status
 
 
-def test_a_client_reaching_gunicorn_directly_cannot_name_its_own_address(tmp_path: Path) -> None:
+def test_a_client_reaching_gunicorn_directly_cannot_name_its_own_address(proxied: ServerProcess) -> None:
     """Wrong passwords from one client, each naming another address: with the forwarded header
     believed, every guess would come from a new address and none would wait (31 guesses heard
     instead of 4); from a peer that is not the proxy the header is ignored and the fourth failure
     waits."""
     outside = _outside_address()
-    demo_database(tmp_path / "demo.sqlite3")
-    with ServerProcess(f"sqlite:///{tmp_path / 'demo.sqlite3'}", tmp_path / "instance", bind_host="0.0.0.0",
-                       env={"ORGANIZER_PROXY_FIX": "1"}) as server:
-        direct = Client(f"http://{outside}:{server.port}")
-        statuses = [_guess(direct, f"198.51.100.{n}") for n in range(6)]
-        assert statuses[:3] == [422, 422, 422]
-        assert 429 in statuses[3:], f"one direct client was heard as six addresses: {statuses}"
-        assert "reached the server directly, not through the proxy" in server.log()
+    direct = Client(f"http://{outside}:{proxied.port}")
+    statuses = [_guess(direct, f"198.51.100.{n}") for n in range(6)]
+    assert statuses[:3] == [422, 422, 422]
+    assert 429 in statuses[3:], f"one direct client was heard as six addresses: {statuses}"
+    assert "reached the server directly, not through the proxy" in proxied.log()
 
 
-def test_the_proxys_hop_is_believed(tmp_path: Path) -> None:
+def test_the_proxys_hop_is_believed(proxied: ServerProcess) -> None:
     """Through the proxy (loopback) each forwarded address is counted as its own client: the
     guesser's address waits, another client behind the same proxy does not."""
-    demo_database(tmp_path / "demo.sqlite3")
-    with ServerProcess(f"sqlite:///{tmp_path / 'demo.sqlite3'}", tmp_path / "instance",
-                       env={"ORGANIZER_PROXY_FIX": "1"}) as server:
-        proxy = Client(server.url)
-        statuses = [_guess(proxy, "198.51.100.7") for _ in range(5)]
-        assert statuses[-1] == 429, statuses
-        other = Client(server.url)
-        other.get("/sign-in")
-        reply = other.post("/sign-in", {"name": "demo", "password": "demo"}, headers={"X-Forwarded-For": "203.0.113.5"})
-        assert reply.status == 302
+    proxy = Client(proxied.url)
+    statuses = [_guess(proxy, "198.51.100.7") for _ in range(5)]
+    assert statuses[-1] == 429, statuses
+    other = Client(proxied.url)
+    other.get("/sign-in")
+    reply = other.post("/sign-in", {"name": "demo", "password": "demo"}, headers={"X-Forwarded-For": "203.0.113.5"})
+    assert reply.status == 302
 
 
 @pytest.mark.parametrize("bind", ["0.0.0.0", "::"])
