@@ -16,13 +16,14 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import Engine, text
-from sqlmodel import Session, SQLModel, select
+from sqlalchemy import Engine
+from sqlmodel import Session, select
 
 from organizer.core.db import make_engine
 from organizer.core.models import GameTable, Player
 from organizer.live import log as live_log
 from organizer.live import tables as live_tables
+from tests.fixtures.organizer import empty_postgres
 from tests.live.support import form_of, live_round
 from tests.system.faults.harness import Client, ServerProcess
 from tests.system.faults.live_harness import HttpSeat
@@ -111,9 +112,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         shutil.copy(request.getfixturevalue("sqlite_template"), target)
         return f"sqlite:///{target}"
     engine: Engine = request.getfixturevalue("postgres_engine")
-    tables = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
-    with engine.begin() as connection:
-        connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    empty_postgres(engine)
     return engine.url.render_as_string(hide_password=False)
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, make_url, text
-from sqlmodel import Session, SQLModel, col, select
+from sqlmodel import Session, col, select
 
 import organizer.club  # noqa: F401  # the club's receivers, as in the app, for enter_result_here
 from organizer.core.db import make_engine, normalise_url
@@ -43,6 +43,7 @@ from organizer.core.models import AuditEntry, Confirmation, Event, GameTable, Or
 from organizer.rounds import results
 from organizer.rounds import service as round_service
 from organizer.rounds.submission import SeatEntry, Submission
+from tests.fixtures.organizer import empty_postgres
 from tests.system.faults.harness import CHEAP_HASH, Client, Reply, ServerProcess, add_demo, sign_in
 
 DEMO_ACCOUNT = ("demo", "demo")
@@ -198,9 +199,7 @@ def restore_demo(database_url: str, template: Path | None) -> None:
         return
     engine = make_engine(database_url)
     try:
-        tables = ", ".join(f'"{table.name}"' for table in SQLModel.metadata.sorted_tables)
-        with engine.begin() as connection:
-            connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        empty_postgres(engine)
     finally:
         engine.dispose()
     add_demo(database_url)
