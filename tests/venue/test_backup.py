@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,7 +16,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import create_engine, text
+from psycopg.errors import InsufficientPrivilege
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ProgrammingError
 from sqlmodel import Session, select
@@ -118,10 +120,25 @@ def two_postgres_databases() -> Iterator[tuple[str, str]]:
     try:
         yield tuple(url.set(database=name).render_as_string(hide_password=False) for name in names)  # type: ignore[misc]
     finally:
-        with admin.connect() as connection:
-            for name in names:
-                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        for name in names:
+            _drop(admin, name)
         admin.dispose()
+
+
+def _drop(admin: Engine, name: str) -> None:
+    """Drop the database, whoever is connected. A role that is not a superuser may not end an
+    autovacuum worker (a restore's new tables soon get one): that refusal lasts as long as the
+    worker, moments, so it is tried again."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with admin.connect() as connection:
+                connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            return
+        except ProgrammingError as refused:
+            if not isinstance(refused.orig, InsufficientPrivilege) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 @pytest.mark.postgres
